@@ -1,0 +1,102 @@
+// FileIO: how floe reaches files. Whole and ranged reads, writes that become visible
+// atomically, existence checks, deletes, and listing (maintenance only). Every implementation
+// counts requests and bytes so EXPLAIN can report the I/O a plan cost.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/util/result.h"
+
+namespace floe {
+
+// Request and byte counters. Thread-safe; snapshot() copies them.
+struct IoCounters {
+  std::atomic<int64_t> read_requests{0};
+  std::atomic<int64_t> bytes_read{0};
+  std::atomic<int64_t> write_requests{0};
+  std::atomic<int64_t> bytes_written{0};
+  std::atomic<int64_t> metadata_requests{0};  // exists, size, list, delete
+
+  struct Snapshot {
+    int64_t read_requests = 0;
+    int64_t bytes_read = 0;
+    int64_t write_requests = 0;
+    int64_t bytes_written = 0;
+    int64_t metadata_requests = 0;
+    Snapshot operator-(const Snapshot& o) const {
+      return {read_requests - o.read_requests, bytes_read - o.bytes_read,
+              write_requests - o.write_requests, bytes_written - o.bytes_written,
+              metadata_requests - o.metadata_requests};
+    }
+  };
+  Snapshot snapshot() const {
+    return {read_requests.load(), bytes_read.load(), write_requests.load(), bytes_written.load(),
+            metadata_requests.load()};
+  }
+  void reset() {
+    read_requests = 0;
+    bytes_read = 0;
+    write_requests = 0;
+    bytes_written = 0;
+    metadata_requests = 0;
+  }
+};
+
+struct FileInfo {
+  std::string path;
+  int64_t size = 0;
+  int64_t modified_ms = 0;
+};
+
+enum class WriteMode {
+  kOverwrite,  // replace any existing file atomically
+  kCreateNew,  // fail with kAlreadyExists if the file exists (atomic create-if-absent)
+};
+
+class FileIO {
+ public:
+  virtual ~FileIO() = default;
+
+  // Whole file. kNotFound if absent.
+  virtual Result<std::string> read_file(std::string_view path) = 0;
+  // Bytes [offset, offset + length). Errors if the range passes the end of the file.
+  virtual Result<std::string> read_range(std::string_view path, int64_t offset, int64_t length) = 0;
+  virtual Result<int64_t> file_size(std::string_view path) = 0;
+  // Writes the whole file; readers see either the old content or the new, never a part.
+  virtual Status write_file(std::string_view path, std::string_view data,
+                            WriteMode mode = WriteMode::kOverwrite) = 0;
+  virtual Result<bool> exists(std::string_view path) = 0;
+  // kNotFound if absent.
+  virtual Status delete_file(std::string_view path) = 0;
+  // Every file under a directory prefix, recursively, sorted by path. Maintenance only: scan
+  // planning never lists.
+  virtual Result<std::vector<FileInfo>> list(std::string_view prefix) = 0;
+
+  const IoCounters& counters() const { return counters_; }
+  IoCounters& counters() { return counters_; }
+
+ protected:
+  IoCounters counters_;
+};
+
+using FileIOPtr = std::shared_ptr<FileIO>;
+
+// Local disk. Accepts plain paths and file: URIs (file:/x, file:///x, file://relative/x).
+FileIOPtr make_local_file_io();
+// In memory, for tests. Paths are plain keys; list(prefix) matches keys under the prefix taken as
+// a directory ("wh/t" lists "wh/t/a", not "wh/t2/a"), as on disk.
+FileIOPtr make_memory_file_io();
+
+// Strips a file: scheme: "file:///tmp/x" -> "/tmp/x", "file:/tmp/x" -> "/tmp/x",
+// "file://wh/t" -> "wh/t". Other strings are returned unchanged.
+std::string local_path_of(std::string_view uri);
+
+// Joins two path parts with exactly one '/'.
+std::string join_path(std::string_view a, std::string_view b);
+
+}  // namespace floe

@@ -1,0 +1,49 @@
+// Metadata files on storage: reading and writing table metadata JSON (plain, gzip, or zstd as
+// iceberg-go writes), the two naming schemes (`%05d-<uuid>.metadata.json` for catalog tables,
+// `v<N>.metadata.json` + `version-hint.text` for file-system tables), and finding the current
+// metadata file of a table directory.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "floe/io/file_io.h"
+#include "floe/spec/table_metadata.h"
+
+namespace floe {
+
+// Reads and parses a metadata file. Compression is detected from the content (gzip or zstd
+// magic), so `*.gz.metadata.json` and `*.metadata.json.gz` both work. Errors name the path.
+Result<TableMetadata> read_table_metadata(FileIO& io, std::string_view path);
+
+// Writes metadata JSON; gzip-compressed when the name ends in `.gz.metadata.json`.
+Status write_table_metadata(FileIO& io, std::string_view path, const TableMetadata& metadata,
+                            WriteMode mode = WriteMode::kCreateNew);
+
+// The version of a metadata file name: "00003-<uuid>.metadata.json" -> 3,
+// "v12.metadata.json" / "v12.gz.metadata.json" -> 12. nullopt for other names.
+std::optional<int64_t> metadata_file_version(std::string_view file_name);
+
+// "00003-<uuid>.metadata.json" (".gz.metadata.json" when gzip).
+std::string catalog_metadata_file_name(int64_t version, bool gzip = false);
+// "v3.metadata.json" (".gz.metadata.json" when gzip).
+std::string hadoop_metadata_file_name(int64_t version, bool gzip = false);
+
+// How find_current_metadata_file chose the file.
+struct CurrentMetadataFile {
+  std::string path;
+  std::string reason;  // "version-hint", "highest version", "newest last-updated-ms", "given"
+};
+
+// Finds the current metadata file for `path`, which may be a metadata JSON file, a table
+// directory (containing metadata/) or a metadata directory:
+// 1. metadata/version-hint.text naming an existing file (a bare number N means v<N>, else the
+//    text is a file name stem);
+// 2. otherwise the highest version among the metadata files;
+// 3. if some file names carry no version (e.g. "vfinal.metadata.json"), the file with the
+//    newest last-updated-ms.
+Result<CurrentMetadataFile> find_current_metadata_file(FileIO& io, std::string_view path);
+
+}  // namespace floe

@@ -1,0 +1,39 @@
+#include "cli/text_table.h"
+
+#include <algorithm>
+
+namespace floe::cli {
+
+namespace {
+size_t display_width(const std::string& s) {
+  size_t n = 0;
+  for (unsigned char c : s) {
+    if ((c & 0xC0) != 0x80) ++n;  // count UTF-8 lead bytes
+  }
+  return n;
+}
+}  // namespace
+
+void TextTable::print(std::ostream& out, bool header, int indent) const {
+  std::vector<size_t> widths(header_.size(), 0);
+  auto measure = [&](const std::vector<std::string>& row) {
+    for (size_t i = 0; i < row.size() && i < widths.size(); ++i) {
+      widths[i] = std::max(widths[i], display_width(row[i]));
+    }
+  };
+  if (header) measure(header_);
+  for (const auto& r : rows_) measure(r);
+  auto emit = [&](const std::vector<std::string>& row) {
+    std::string line(indent, ' ');
+    for (size_t i = 0; i < row.size() && i < widths.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - display_width(row[i]) + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out << line << "\n";
+  };
+  if (header) emit(header_);
+  for (const auto& r : rows_) emit(r);
+}
+
+}  // namespace floe::cli
