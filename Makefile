@@ -7,8 +7,9 @@ STAMP := $(BUILD)/.deps-installed
 
 all: build
 
-$(STAMP): scripts/install-deps
+$(STAMP): scripts/install-deps scripts/install-oracles tests/oracle/package-lock.json
 	@scripts/install-deps
+	@scripts/install-oracles
 	@mkdir -p $(BUILD) && touch $(STAMP)
 
 deps: $(STAMP)

@@ -47,7 +47,9 @@ TableMetadata synthetic_metadata(int snapshots) {
   m.last_sequence_number = snapshots;
   if (parent) {
     m.current_snapshot_id = parent;
-    m.refs["main"] = SnapshotRef{parent};
+    SnapshotRef main;
+    main.snapshot_id = parent;
+    m.refs["main"] = main;
   }
   return m;
 }

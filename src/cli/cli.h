@@ -1,8 +1,11 @@
 // The floe command line: global options shared by every command, and one function per command.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "floe/util/result.h"
 
@@ -20,8 +23,27 @@ struct GlobalOptions {
   OutputFormat output_format() const;
 };
 
+struct InspectOptions {
+  bool manifests = false;              // --manifests: manifest list entries per snapshot
+  bool entries = false;                // --entries: also the entries of each manifest
+  std::optional<int64_t> snapshot_id;  // --snapshot ID: only this snapshot
+};
+
 // floe inspect PATH: prints a table's metadata (see docs/cli.md).
-Status run_inspect(const GlobalOptions& options, const std::string& path, std::ostream& out);
+Status run_inspect(const GlobalOptions& options, const std::string& path,
+                   const InspectOptions& inspect, std::ostream& out);
+
+struct CatOptions {
+  bool schema = false;  // --schema: schema and header/footer metadata instead of records
+  bool meta = false;    // --meta: Parquet row groups, chunks, encodings, statistics
+  int64_t limit = -1;   // --limit N
+  std::vector<std::string> columns;  // --columns a,b
+};
+
+// floe cat FILE: records of an Avro or Parquet file as JSON lines; picks the reader by the
+// file's magic bytes.
+Status run_cat(const GlobalOptions& options, const std::string& path, const CatOptions& cat,
+               std::ostream& out);
 
 // floe demo: walks through what floe can do so far on generated data.
 Status run_demo(const GlobalOptions& options, std::ostream& out);

@@ -96,7 +96,7 @@ Status run_demo(const GlobalOptions& options, std::ostream& out) {
   TableMetadata back = FLOE_TRY(read_table_metadata(*io, path));
   if (!(back == m)) return make_error(ErrorKind::kInternal, "demo metadata did not round-trip");
   out << "  wrote " << path << " and read it back: identical model\n\n";
-  return run_inspect(options, path, out);
+  return run_inspect(options, path, InspectOptions{}, out);
 }
 
 }  // namespace floe::cli

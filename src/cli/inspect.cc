@@ -181,7 +181,8 @@ void print_report(std::ostream& out, const CurrentMetadataFile& file, const Tabl
 
 }  // namespace
 
-Status run_inspect(const GlobalOptions& options, const std::string& path, std::ostream& out) {
+Status run_inspect(const GlobalOptions& options, const std::string& path,
+                   const InspectOptions& inspect, std::ostream& out) {
   auto io = make_local_file_io();
   CurrentMetadataFile file = FLOE_TRY(find_current_metadata_file(*io, path));
   TableMetadata metadata = FLOE_TRY(read_table_metadata(*io, file.path));
@@ -192,9 +193,12 @@ Status run_inspect(const GlobalOptions& options, const std::string& path, std::o
     auto spec_json = nlohmann::ordered_json::parse(table_metadata_to_json(metadata));
     for (auto it = spec_json.begin(); it != spec_json.end(); ++it) j[it.key()] = it.value();
     out << j.dump() << "\n";
-    return Status::OK();
+  } else {
+    print_report(out, file, metadata);
   }
-  print_report(out, file, metadata);
+  if (inspect.manifests) {
+    return not_supported("inspect --manifests needs the manifest reader (not built yet)");
+  }
   return Status::OK();
 }
 

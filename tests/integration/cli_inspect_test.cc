@@ -86,7 +86,9 @@ TEST_P(InspectJsonTest, ReportsWhatTheFileSays) {
         EXPECT_EQ(gf[i]["source-id"], rf[i]["source-id"]);
         EXPECT_EQ(gf[i]["name"], rf[i]["name"]);
         EXPECT_EQ(gf[i]["transform"], rf[i]["transform"]);
-        if (rf[i].contains("field-id")) EXPECT_EQ(gf[i]["field-id"], rf[i]["field-id"]);
+        if (rf[i].contains("field-id")) {
+          EXPECT_EQ(gf[i]["field-id"], rf[i]["field-id"]);
+        }
       }
     }
   } else {

@@ -21,9 +21,28 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "csv", "json"}));
 
   std::string inspect_path;
+  floe::cli::InspectOptions inspect_options;
+  int64_t inspect_snapshot = 0;
   auto* inspect = app.add_subcommand(
       "inspect", "Print a table's metadata: format, schemas, specs, sort orders, refs, snapshots");
   inspect->add_option("path", inspect_path, "Metadata JSON file or table directory")->required();
+  inspect->add_flag("--manifests", inspect_options.manifests,
+                    "Also print each snapshot's manifest list entries");
+  inspect->add_flag("--entries", inspect_options.entries,
+                    "Also print the entries of every manifest (implies --manifests)");
+  auto* snapshot_opt =
+      inspect->add_option("--snapshot", inspect_snapshot, "Only this snapshot (with --manifests)");
+
+  std::string cat_path;
+  floe::cli::CatOptions cat_options;
+  std::string cat_columns;
+  auto* cat =
+      app.add_subcommand("cat", "Print the records of an Avro or Parquet file as JSON lines");
+  cat->add_option("file", cat_path, "Avro or Parquet file")->required();
+  cat->add_flag("--schema", cat_options.schema, "Print the schema and file metadata instead");
+  cat->add_flag("--meta", cat_options.meta, "Print Parquet row groups, column chunks, statistics");
+  cat->add_option("--limit", cat_options.limit, "Print at most N records");
+  cat->add_option("--columns", cat_columns, "Comma-separated column names to print");
 
   auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
 
@@ -35,7 +54,18 @@ int main(int argc, char** argv) {
 
   floe::Status status;
   if (inspect->parsed()) {
-    status = floe::cli::run_inspect(options, inspect_path, std::cout);
+    if (*snapshot_opt) inspect_options.snapshot_id = inspect_snapshot;
+    if (inspect_options.entries || inspect_options.snapshot_id) inspect_options.manifests = true;
+    status = floe::cli::run_inspect(options, inspect_path, inspect_options, std::cout);
+  } else if (cat->parsed()) {
+    size_t start = 0;
+    while (start < cat_columns.size()) {
+      size_t comma = cat_columns.find(',', start);
+      if (comma == std::string::npos) comma = cat_columns.size();
+      if (comma > start) cat_options.columns.push_back(cat_columns.substr(start, comma - start));
+      start = comma + 1;
+    }
+    status = floe::cli::run_cat(options, cat_path, cat_options, std::cout);
   } else if (demo->parsed()) {
     status = floe::cli::run_demo(options, std::cout);
   }

@@ -77,8 +77,9 @@ class FileIO {
   // planning never lists.
   virtual Result<std::vector<FileInfo>> list(std::string_view prefix) = 0;
 
-  const IoCounters& counters() const { return counters_; }
-  IoCounters& counters() { return counters_; }
+  // Wrappers (relocation, fault injection) report their inner FileIO's counters.
+  virtual const IoCounters& counters() const { return counters_; }
+  virtual IoCounters& counters() { return counters_; }
 
  protected:
   IoCounters counters_;

@@ -1,0 +1,24 @@
+// floe cat: dispatches to the Avro or Parquet printer by the file's magic bytes.
+#include <ostream>
+
+#include "cli/cli.h"
+#include "floe/io/file_io.h"
+
+namespace floe::cli {
+
+Status run_cat(const GlobalOptions& options, const std::string& path, const CatOptions& cat,
+               std::ostream& out) {
+  auto io = make_local_file_io();
+  int64_t size = FLOE_TRY(io->file_size(path));
+  if (size < 4) return invalid_data("{}: too short to be an Avro or Parquet file", path);
+  std::string magic = FLOE_TRY(io->read_range(path, 0, 4));
+  if (magic == std::string("Obj\x01", 4)) {
+    return not_supported("{}: Avro files are not readable yet", path);
+  }
+  if (magic == "PAR1") {
+    return not_supported("{}: Parquet files are not readable yet", path);
+  }
+  return invalid_data("{}: not an Avro (Obj\\x01) or Parquet (PAR1) file", path);
+}
+
+}  // namespace floe::cli
