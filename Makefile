@@ -2,6 +2,8 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
+# ccache hits across checkouts in different directories.
+export CCACHE_BASEDIR := $(CURDIR)
 
 .PHONY: all deps configure build run test bench format check-format clean
 
