@@ -91,6 +91,11 @@ std::string hadoop_metadata_file_name(int64_t version, bool gzip) {
   return fmt::format("v{}{}", version, gzip ? ".gz.metadata.json" : ".metadata.json");
 }
 
+Status write_version_hint(FileIO& io, std::string_view metadata_dir, int64_t version) {
+  return io.write_file(join_path(metadata_dir, "version-hint.text"), std::to_string(version),
+                       WriteMode::kOverwrite);
+}
+
 Result<CurrentMetadataFile> find_current_metadata_file(FileIO& io, std::string_view path) {
   std::string p(path);
   while (p.size() > 1 && p.back() == '/') p.pop_back();

@@ -397,7 +397,8 @@ TEST(MetadataFileTest, GzipAndCurrentFileSelection) {
   EXPECT_EQ(cur->path, "t/metadata/v2.metadata.json");
   EXPECT_EQ(cur->reason, "highest version");
 
-  ASSERT_TRUE(io->write_file("t/metadata/version-hint.text", "1").ok());
+  ASSERT_TRUE(write_version_hint(*io, "t/metadata", 1).ok());
+  EXPECT_EQ(*io->read_file("t/metadata/version-hint.text"), "1");
   cur = find_current_metadata_file(*io, "t");
   ASSERT_TRUE(cur.ok());
   EXPECT_EQ(cur->path, "t/metadata/v1.gz.metadata.json");

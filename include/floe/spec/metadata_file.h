@@ -31,6 +31,10 @@ std::string catalog_metadata_file_name(int64_t version, bool gzip = false);
 // "v3.metadata.json" (".gz.metadata.json" when gzip).
 std::string hadoop_metadata_file_name(int64_t version, bool gzip = false);
 
+// Writes `<metadata_dir>/version-hint.text` with the bare version number (no newline, as
+// Java's HadoopTableOperations does). The hint is best-effort: readers verify the file exists.
+Status write_version_hint(FileIO& io, std::string_view metadata_dir, int64_t version);
+
 // How find_current_metadata_file chose the file.
 struct CurrentMetadataFile {
   std::string path;
