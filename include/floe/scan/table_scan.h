@@ -1,0 +1,127 @@
+// Scan planning (spec "Scan Planning", iceberg-spec-notes §8): from a snapshot's manifest list
+// to file scan tasks, without listing storage.
+//   1. pick the snapshot (current, id, ref, or time) and read its manifest list;
+//   2. skip manifests whose partition summaries cannot match (each manifest with its own spec);
+//   3. skip files by partition value and column metrics;
+//   3.1 attach delete files by sequence number and partition (DeleteFileIndex);
+//   4. compute residuals per partition, split files at their split offsets and bin-pack tasks.
+// Manifests are read in parallel; a ScanReport records the funnel for EXPLAIN.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/expr/expression.h"
+#include "floe/io/file_io.h"
+#include "floe/manifest/manifest.h"
+#include "floe/spec/table_metadata.h"
+
+namespace floe {
+
+struct ScanOptions {
+  ExprPtr filter;  // unbound (names) or bound to the scan schema; null = everything
+  bool case_sensitive = true;
+  // Which snapshot: at most one of these; none = the current snapshot.
+  std::optional<int64_t> snapshot_id;
+  std::optional<int64_t> as_of_timestamp_ms;
+  std::optional<std::string> ref;
+  int threads = 0;  // manifest reader threads; 0 = one per core
+  // Split planning; negative = the table property or its default.
+  int64_t split_target_size = -1;     // read.split.target-size (128 MB)
+  int64_t split_open_file_cost = -1;  // read.split.open-file-cost (4 MB)
+  int split_lookback = -1;            // read.split.planning-lookback (10)
+};
+
+// A delete file as the scan sees it: the file and its sequence numbers.
+struct DeleteFile {
+  DataFile file;
+  int64_t data_sequence_number = 0;
+  int64_t file_sequence_number = 0;
+};
+using DeleteFilePtr = std::shared_ptr<const DeleteFile>;
+
+// One data file (or a byte range of it) to read, with the deletes that apply and the filter
+// its rows still have to pass.
+struct FileScanTask {
+  std::shared_ptr<const DataFile> file;
+  int64_t data_sequence_number = 0;
+  int64_t start = 0;
+  int64_t length = 0;
+  std::vector<DeleteFilePtr> deletes;
+  ExprPtr residual;
+};
+
+// Tasks bin-packed to about read.split.target-size bytes.
+struct CombinedScanTask {
+  std::vector<FileScanTask> tasks;
+  int64_t total_bytes = 0;
+};
+
+// The planning funnel (what EXPLAIN prints).
+struct ScanReport {
+  int64_t snapshot_id = -1;
+  int32_t schema_id = 0;
+  std::string filter;  // bound filter text
+  int64_t total_data_manifests = 0;
+  int64_t skipped_data_manifests = 0;
+  int64_t scanned_data_manifests = 0;
+  int64_t total_delete_manifests = 0;
+  int64_t skipped_delete_manifests = 0;
+  int64_t scanned_delete_manifests = 0;
+  int64_t total_data_files = 0;  // live data files in the scanned manifests
+  int64_t skipped_data_files = 0;
+  int64_t scanned_data_files = 0;
+  int64_t total_delete_files = 0;      // live delete files in the scanned delete manifests
+  int64_t skipped_delete_files = 0;    // pruned by the filter
+  int64_t matched_delete_files = 0;    // distinct delete files attached to some data file
+  int64_t matched_delete_refs = 0;     // (data file, delete file) pairs
+  std::vector<std::string> residuals;  // distinct residual filters
+  double planning_ms = 0;
+  int64_t io_requests = 0;
+  int64_t io_bytes = 0;
+  int64_t tasks = 0;
+  int64_t task_bytes = 0;
+  int threads = 1;
+};
+
+class TableScan {
+ public:
+  static Result<TableScan> make(FileIOPtr io, std::shared_ptr<const TableMetadata> table,
+                                ScanOptions options = {});
+
+  // The snapshot being scanned (nullptr for a table without snapshots).
+  const Snapshot* snapshot() const { return snapshot_; }
+  const Schema& schema() const { return *schema_; }
+  // The bound filter (always_true() when none was given).
+  const ExprPtr& filter() const { return filter_; }
+
+  // One task per surviving data file, in manifest order.
+  Result<std::vector<FileScanTask>> plan_files();
+  // Files split at their split offsets and bin-packed (read.split.* properties).
+  Result<std::vector<CombinedScanTask>> plan_tasks();
+
+  const ScanReport& report() const { return report_; }
+
+ private:
+  TableScan() = default;
+
+  FileIOPtr io_;
+  std::shared_ptr<const TableMetadata> table_;
+  ScanOptions options_;
+  const Snapshot* snapshot_ = nullptr;
+  const Schema* schema_ = nullptr;
+  ExprPtr filter_;
+  ScanReport report_;
+};
+
+// Splits one file task at its split offsets into ranges of about target_size bytes.
+std::vector<FileScanTask> split_file_task(const FileScanTask& task, int64_t target_size);
+// Bin-packs tasks (each weighing max(length, open_file_cost)) into bins of target_size, looking
+// back over the last `lookback` open bins (Java's BinPacking.PackingIterable).
+std::vector<CombinedScanTask> bin_pack_tasks(std::vector<FileScanTask> tasks, int64_t target_size,
+                                             int64_t open_file_cost, int lookback);
+
+}  // namespace floe
