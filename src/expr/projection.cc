@@ -379,28 +379,45 @@ bool evaluate_predicate(Operation op, const Literal* value, const std::vector<Li
   }
 }
 
-bool evaluate(const ExprPtr& e, const FieldLookup& lookup) {
+namespace {
+
+// NOT is evaluated by negating the predicates below it (De Morgan), exactly as rewrite_not()
+// would: a comparison with null stays false under NOT, matching SQL's three-valued filter.
+bool evaluate_with(const ExprPtr& e, const FieldLookup& lookup, bool negated) {
   switch (e->op()) {
     case Operation::kTrue:
-      return true;
+      return !negated;
     case Operation::kFalse:
-      return false;
+      return negated;
     case Operation::kAnd:
-      return evaluate(e->left(), lookup) && evaluate(e->right(), lookup);
+      return negated ? (evaluate_with(e->left(), lookup, true) ||
+                        evaluate_with(e->right(), lookup, true))
+                     : (evaluate_with(e->left(), lookup, false) &&
+                        evaluate_with(e->right(), lookup, false));
     case Operation::kOr:
-      return evaluate(e->left(), lookup) || evaluate(e->right(), lookup);
+      return negated ? (evaluate_with(e->left(), lookup, true) &&
+                        evaluate_with(e->right(), lookup, true))
+                     : (evaluate_with(e->left(), lookup, false) ||
+                        evaluate_with(e->right(), lookup, false));
     case Operation::kNot:
-      return !evaluate(e->child(), lookup);
+      return evaluate_with(e->child(), lookup, !negated);
     default: {
+      Operation op = negated ? negate(e->op()) : e->op();
       const Literal* v = lookup(e->term().field_id);
       if (e->term().transform && v && !v->is_null()) {
         auto r = e->term().transform->apply(*v);
         if (!r.ok()) return true;  // cannot decide: keep (conservative)
-        return evaluate_predicate(e->op(), &*r, e->literals());
+        return evaluate_predicate(op, &*r, e->literals());
       }
-      return evaluate_predicate(e->op(), v, e->literals());
+      return evaluate_predicate(op, v, e->literals());
     }
   }
+}
+
+}  // namespace
+
+bool evaluate(const ExprPtr& e, const FieldLookup& lookup) {
+  return evaluate_with(e, lookup, false);
 }
 
 // ---------------------------------------------------------------------------------------------

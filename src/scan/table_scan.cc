@@ -321,7 +321,8 @@ std::vector<FileScanTask> split_file_task(const FileScanTask& task, int64_t targ
     out.push_back(task);
     return out;
   }
-  // Merge consecutive row groups until a range reaches the target size.
+  // Grow each split by whole row groups until it reaches the target (Java's offsets-aware
+  // split iterator), so a split may pass the target by up to one row group.
   size_t i = 0;
   while (i < offsets.size()) {
     int64_t start = offsets[i];

@@ -20,8 +20,10 @@ Result<ExprPtr> project_inclusive(const ExprPtr& bound, const PartitionSpec& spe
 Result<ExprPtr> project_strict(const ExprPtr& bound, const PartitionSpec& spec,
                                const Schema& schema);
 
-// Evaluates a bound expression against values looked up by field id (SQL semantics: a
-// comparison with null is false; IS NULL is true only for null).
+// Evaluates a bound expression against values looked up by field id. Semantics (floe's, and
+// Iceberg's): a comparison with null or NaN is false, != and NOT IN are true for NaN, IS NULL /
+// isnan test exactly; NOT negates the predicates below it (as rewrite_not does), so
+// NOT (x < 5) is false for a null x, as in SQL.
 using FieldLookup = std::function<const Literal*(int32_t field_id)>;
 bool evaluate(const ExprPtr& bound, const FieldLookup& lookup);
 
