@@ -9,6 +9,10 @@
 
 #include "floe/util/result.h"
 
+namespace floe {
+struct TableMetadata;
+}
+
 namespace floe::cli {
 
 enum class OutputFormat { kTable, kCsv, kJson };
@@ -45,7 +49,32 @@ struct CatOptions {
 Status run_cat(const GlobalOptions& options, const std::string& path, const CatOptions& cat,
                std::ostream& out);
 
+// floe cat on an Avro file (cat_avro.cc): records as JSON lines, or with --schema the schema,
+// codec and header metadata.
+Status cat_avro(const std::string& path, const CatOptions& cat, std::ostream& out);
+
+// floe inspect --manifests [--entries] [--snapshot ID] (inspect_manifests.cc): manifest list
+// entries per snapshot and optionally the entries of each manifest.
+Status inspect_manifests(const GlobalOptions& options, const std::string& metadata_path,
+                         const TableMetadata& metadata, const InspectOptions& inspect,
+                         std::ostream& out);
+
 // floe demo: walks through what floe can do so far on generated data.
 Status run_demo(const GlobalOptions& options, std::ostream& out);
+
+struct ScanCommand {
+  std::string table;  // metadata JSON file or table directory
+  std::string where;  // WHERE-syntax filter
+  std::vector<std::string> columns;
+  std::optional<int64_t> snapshot_id;
+  std::optional<std::string> as_of;  // timestamp text
+  std::optional<std::string> ref;
+  int64_t limit = -1;
+  int threads = 0;
+  bool explain = false;
+};
+
+// floe scan TABLE: plans a scan; --explain prints the planning funnel (ScanReport).
+Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostream& out);
 
 }  // namespace floe::cli

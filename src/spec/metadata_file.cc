@@ -183,4 +183,28 @@ Result<CurrentMetadataFile> find_current_metadata_file(FileIO& io, std::string_v
   return CurrentMetadataFile{best, "newest last-updated-ms"};
 }
 
+Result<StoredTable> open_table_at(FileIOPtr io, std::string_view path) {
+  StoredTable t;
+  t.metadata_file = FLOE_TRY(find_current_metadata_file(*io, path));
+  t.metadata = std::make_shared<const TableMetadata>(
+      FLOE_TRY(read_table_metadata(*io, t.metadata_file.path)));
+  // The table directory: the parent of metadata/ (or of the metadata file's directory).
+  std::string dir = t.metadata_file.path;
+  auto slash = dir.find_last_of('/');
+  dir = slash == std::string::npos ? "." : dir.substr(0, slash);
+  if (base_name(dir) == "metadata") {
+    slash = dir.find_last_of('/');
+    dir = slash == std::string::npos ? "." : dir.substr(0, slash);
+  }
+  t.directory = dir;
+  std::string location = t.metadata->location;
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
+  if (local_path_of(location) == local_path_of(dir)) {
+    t.io = io;
+  } else {
+    t.io = make_relocating_file_io(io, {t.metadata->location, dir});
+  }
+  return t;
+}
+
 }  // namespace floe

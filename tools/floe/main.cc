@@ -5,6 +5,20 @@
 
 #include "cli/cli.h"
 
+namespace {
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   floe::cli::GlobalOptions options;
   if (const char* w = std::getenv("FLOE_WAREHOUSE")) options.warehouse = w;
@@ -44,6 +58,22 @@ int main(int argc, char** argv) {
   cat->add_option("--limit", cat_options.limit, "Print at most N records");
   cat->add_option("--columns", cat_columns, "Comma-separated column names to print");
 
+  floe::cli::ScanCommand scan_cmd;
+  std::string scan_columns;
+  int64_t scan_snapshot = 0;
+  std::string scan_as_of, scan_ref;
+  auto* scan = app.add_subcommand("scan", "Plan and read a table scan (--explain: the funnel)");
+  scan->add_option("table", scan_cmd.table, "Metadata JSON file or table directory")->required();
+  scan->add_option("--where", scan_cmd.where, "Filter, in SQL WHERE syntax");
+  scan->add_option("--columns", scan_columns, "Comma-separated columns to read");
+  auto* scan_snapshot_opt = scan->add_option("--snapshot", scan_snapshot, "Snapshot id");
+  auto* scan_as_of_opt =
+      scan->add_option("--as-of", scan_as_of, "Timestamp: the snapshot current at that time");
+  auto* scan_ref_opt = scan->add_option("--ref", scan_ref, "Branch or tag");
+  scan->add_option("--limit", scan_cmd.limit, "Print at most N rows");
+  scan->add_option("--threads", scan_cmd.threads, "Planning threads (default: one per core)");
+  scan->add_flag("--explain", scan_cmd.explain, "Print the planning funnel instead of rows");
+
   auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
 
   try {
@@ -57,14 +87,14 @@ int main(int argc, char** argv) {
     if (*snapshot_opt) inspect_options.snapshot_id = inspect_snapshot;
     if (inspect_options.entries || inspect_options.snapshot_id) inspect_options.manifests = true;
     status = floe::cli::run_inspect(options, inspect_path, inspect_options, std::cout);
+  } else if (scan->parsed()) {
+    if (*scan_snapshot_opt) scan_cmd.snapshot_id = scan_snapshot;
+    if (*scan_as_of_opt) scan_cmd.as_of = scan_as_of;
+    if (*scan_ref_opt) scan_cmd.ref = scan_ref;
+    scan_cmd.columns = split_list(scan_columns);
+    status = floe::cli::run_scan(options, scan_cmd, std::cout);
   } else if (cat->parsed()) {
-    size_t start = 0;
-    while (start < cat_columns.size()) {
-      size_t comma = cat_columns.find(',', start);
-      if (comma == std::string::npos) comma = cat_columns.size();
-      if (comma > start) cat_options.columns.push_back(cat_columns.substr(start, comma - start));
-      start = comma + 1;
-    }
+    cat_options.columns = split_list(cat_columns);
     status = floe::cli::run_cat(options, cat_path, cat_options, std::cout);
   } else if (demo->parsed()) {
     status = floe::cli::run_demo(options, std::cout);

@@ -5,11 +5,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "floe/io/file_io.h"
+#include "floe/io/relocating_file_io.h"
 #include "floe/spec/table_metadata.h"
 
 namespace floe {
@@ -49,5 +51,20 @@ struct CurrentMetadataFile {
 // 3. if some file names carry no version (e.g. "vfinal.metadata.json"), the file with the
 //    newest last-updated-ms.
 Result<CurrentMetadataFile> find_current_metadata_file(FileIO& io, std::string_view path);
+
+// A table opened straight from storage, without a catalog.
+struct StoredTable {
+  std::shared_ptr<const TableMetadata> metadata;
+  // Reads the table's files; paths under the metadata's `location` (or written under an
+  // older location) are relocated to where the table now lies.
+  FileIOPtr io;
+  CurrentMetadataFile metadata_file;
+  std::string directory;  // the table directory the files were found in
+};
+
+// Opens the table at `path` (a metadata JSON file, table directory or metadata directory).
+// When the metadata names another location (s3://..., hdfs://..., file:/tmp/..., relative
+// paths), file paths are resolved under the table's directory.
+Result<StoredTable> open_table_at(FileIOPtr io, std::string_view path);
 
 }  // namespace floe
