@@ -1,0 +1,304 @@
+#include "floe/read/position_delete_set.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "floe/util/compression.h"
+
+namespace floe {
+
+void PositionDeleteSet::add_range(int64_t begin, int64_t end) {
+  positions_.reserve(positions_.size() + static_cast<size_t>(std::max<int64_t>(0, end - begin)));
+  for (int64_t p = begin; p < end; ++p) positions_.push_back(p);
+}
+
+void PositionDeleteSet::merge(const PositionDeleteSet& other) {
+  positions_.insert(positions_.end(), other.positions_.begin(), other.positions_.end());
+}
+
+void PositionDeleteSet::finish() {
+  if (!std::is_sorted(positions_.begin(), positions_.end())) {
+    std::sort(positions_.begin(), positions_.end());
+  }
+  positions_.erase(std::unique(positions_.begin(), positions_.end()), positions_.end());
+}
+
+bool PositionDeleteSet::contains(int64_t pos) const {
+  return std::binary_search(positions_.begin(), positions_.end(), pos);
+}
+
+void PositionDeleteSet::apply(int64_t first_row, int64_t n, uint8_t* keep) const {
+  auto it = std::lower_bound(positions_.begin(), positions_.end(), first_row);
+  const int64_t end = first_row + n;
+  for (; it != positions_.end() && *it < end; ++it) keep[*it - first_row] = 0;
+}
+
+namespace {
+
+constexpr uint32_t kCookieNoRuns = 12346;
+constexpr uint32_t kCookieRuns = 12347;
+constexpr uint32_t kMaxKey = 0x7FFFFFFE;  // Java: positions are non-negative longs
+
+class Cursor {
+ public:
+  Cursor(std::string_view b, std::string_view what) : b_(b), what_(what) {}
+  size_t pos() const { return pos_; }
+  size_t remaining() const { return b_.size() - pos_; }
+  Status need(size_t n) const {
+    if (remaining() < n) {
+      return invalid_data("{}: truncated Roaring bitmap at byte {} (needs {} more bytes)", what_,
+                          pos_, n);
+    }
+    return Status::OK();
+  }
+  Result<uint16_t> u16() {
+    FLOE_TRY(need(2));
+    uint16_t v = static_cast<uint8_t>(b_[pos_]) | (static_cast<uint8_t>(b_[pos_ + 1]) << 8);
+    pos_ += 2;
+    return v;
+  }
+  Result<uint32_t> u32() {
+    FLOE_TRY(need(4));
+    uint32_t v = 0;
+    for (int i = 3; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(b_[pos_ + i]);
+    pos_ += 4;
+    return v;
+  }
+  Result<uint64_t> u64() {
+    uint64_t lo = FLOE_TRY(u32());
+    uint64_t hi = FLOE_TRY(u32());
+    return lo | (hi << 32);
+  }
+  Result<std::string_view> bytes(size_t n) {
+    FLOE_TRY(need(n));
+    std::string_view v = b_.substr(pos_, n);
+    pos_ += n;
+    return v;
+  }
+  std::string_view what() const { return what_; }
+
+ private:
+  std::string_view b_;
+  std::string_view what_;
+  size_t pos_ = 0;
+};
+
+// One standard 32-bit Roaring bitmap (RoaringFormatSpec), positions offset by key << 32.
+Status parse_roaring32(Cursor& c, uint64_t high, PositionDeleteSet* out) {
+  uint32_t cookie = FLOE_TRY(c.u32());
+  uint32_t size = 0;
+  std::string_view run_flags;
+  bool has_offsets = true;
+  if ((cookie & 0xFFFF) == kCookieRuns) {
+    size = (cookie >> 16) + 1;
+    run_flags = FLOE_TRY(c.bytes((size + 7) / 8));
+    has_offsets = size >= 4;
+  } else if (cookie == kCookieNoRuns) {
+    size = FLOE_TRY(c.u32());
+    if (size > 65536) return invalid_data("{}: Roaring bitmap with {} containers", c.what(), size);
+  } else {
+    return invalid_data("{}: bad Roaring cookie {} at byte {}", c.what(), cookie, c.pos() - 4);
+  }
+  std::vector<uint16_t> keys(size), cards(size);
+  for (uint32_t i = 0; i < size; ++i) {
+    keys[i] = FLOE_TRY(c.u16());
+    cards[i] = FLOE_TRY(c.u16());
+    if (i > 0 && keys[i] <= keys[i - 1]) {
+      return invalid_data("{}: Roaring container keys out of order", c.what());
+    }
+  }
+  if (has_offsets) FLOE_TRY(c.bytes(size * 4u));  // offsets: containers follow in order anyway
+  for (uint32_t i = 0; i < size; ++i) {
+    uint64_t base = (high << 32) | (static_cast<uint64_t>(keys[i]) << 16);
+    uint32_t card = static_cast<uint32_t>(cards[i]) + 1;
+    bool is_run = !run_flags.empty() && ((static_cast<uint8_t>(run_flags[i / 8]) >> (i % 8)) & 1);
+    if (is_run) {
+      uint16_t runs = FLOE_TRY(c.u16());
+      for (uint16_t r = 0; r < runs; ++r) {
+        uint32_t start = FLOE_TRY(c.u16());
+        uint32_t len = static_cast<uint32_t>(FLOE_TRY(c.u16())) + 1;
+        if (start + len > 65536) return invalid_data("{}: Roaring run past 65535", c.what());
+        out->add_range(static_cast<int64_t>(base + start),
+                       static_cast<int64_t>(base + start + len));
+      }
+    } else if (card <= 4096) {
+      std::string_view arr = FLOE_TRY(c.bytes(card * 2u));
+      for (uint32_t k = 0; k < card; ++k) {
+        uint16_t v = static_cast<uint8_t>(arr[2 * k]) | (static_cast<uint8_t>(arr[2 * k + 1]) << 8);
+        out->add(static_cast<int64_t>(base + v));
+      }
+    } else {
+      std::string_view bits = FLOE_TRY(c.bytes(8192));
+      for (uint32_t w = 0; w < 1024; ++w) {
+        uint64_t word;
+        std::memcpy(&word, bits.data() + w * 8, 8);
+        while (word) {
+          int bit = __builtin_ctzll(word);
+          out->add(static_cast<int64_t>(base + w * 64 + bit));
+          word &= word - 1;
+        }
+      }
+    }
+  }
+  return Status::OK();
+}
+
+void put_u16(std::string* s, uint16_t v) {
+  s->push_back(static_cast<char>(v & 0xFF));
+  s->push_back(static_cast<char>(v >> 8));
+}
+void put_u32(std::string* s, uint32_t v) {
+  for (int i = 0; i < 4; ++i) s->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+void put_u32_be(std::string* s, uint32_t v) {
+  for (int i = 3; i >= 0; --i) s->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+}
+
+}  // namespace
+
+Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out) {
+  Cursor c(bytes, "deletion vector");
+  uint64_t count = FLOE_TRY(c.u64());
+  if (count > bytes.size()) {
+    return invalid_data("deletion vector: {} bitmaps cannot fit in {} bytes", count, bytes.size());
+  }
+  int64_t last_key = -1;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint32_t key = FLOE_TRY(c.u32());
+    if (key > kMaxKey) return invalid_data("deletion vector: invalid unsigned key {}", key);
+    if (static_cast<int64_t>(key) <= last_key) {
+      return invalid_data("deletion vector: keys out of order ({} after {})", key, last_key);
+    }
+    last_key = key;
+    FLOE_TRY(parse_roaring32(c, key, out));
+  }
+  if (c.remaining() != 0) {
+    return invalid_data("deletion vector: {} unexpected bytes after the bitmap", c.remaining());
+  }
+  out->finish();
+  return Status::OK();
+}
+
+Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::string_view what) {
+  if (blob.size() < 12) {
+    return invalid_data("{}: deletion vector of {} bytes is too short", what, blob.size());
+  }
+  auto be32 = [](const char* p) {
+    return (static_cast<uint32_t>(static_cast<uint8_t>(p[0])) << 24) |
+           (static_cast<uint32_t>(static_cast<uint8_t>(p[1])) << 16) |
+           (static_cast<uint32_t>(static_cast<uint8_t>(p[2])) << 8) |
+           static_cast<uint32_t>(static_cast<uint8_t>(p[3]));
+  };
+  uint32_t length = be32(blob.data());
+  if (length + 8ull != blob.size()) {
+    return invalid_data("{}: deletion vector length {} does not match the blob size {}", what,
+                        length, blob.size());
+  }
+  std::string_view body = blob.substr(4, length);
+  if (body.substr(0, 4) != std::string_view("\xD1\xD3\x39\x64", 4)) {
+    return invalid_data("{}: bad deletion vector magic (not a deletion-vector-v1 blob)", what);
+  }
+  uint32_t stored_crc = be32(blob.data() + 4 + length);
+  if (crc32(body) != stored_crc) {
+    return invalid_data("{}: deletion vector CRC mismatch", what);
+  }
+  PositionDeleteSet set;
+  Status s = parse_roaring64_portable(body.substr(4), &set);
+  if (!s.ok()) return s.with_context(std::string(what));
+  return set;
+}
+
+std::string serialize_deletion_vector(const PositionDeleteSet& set) {
+  // Group positions by high 32 bits, then by 16-bit container key.
+  const auto& pos = set.positions();
+  std::string bitmap;
+  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> groups;
+  for (int64_t p : pos) {
+    uint32_t hi = static_cast<uint32_t>(static_cast<uint64_t>(p) >> 32);
+    if (groups.empty() || groups.back().first != hi) groups.push_back({hi, {}});
+    groups.back().second.push_back(static_cast<uint32_t>(p));
+  }
+  uint64_t count = groups.size();
+  put_u32(&bitmap, static_cast<uint32_t>(count));
+  put_u32(&bitmap, static_cast<uint32_t>(count >> 32));
+  for (const auto& [hi, lows] : groups) {
+    put_u32(&bitmap, hi);
+    // Containers.
+    std::vector<std::pair<uint16_t, std::vector<uint16_t>>> containers;
+    for (uint32_t v : lows) {
+      uint16_t key = static_cast<uint16_t>(v >> 16);
+      if (containers.empty() || containers.back().first != key) containers.push_back({key, {}});
+      containers.back().second.push_back(static_cast<uint16_t>(v & 0xFFFF));
+    }
+    // Runs where they are smaller than arrays/bitmaps.
+    std::vector<std::vector<std::pair<uint16_t, uint16_t>>> runs(containers.size());
+    std::vector<bool> use_run(containers.size());
+    bool any_run = false;
+    for (size_t i = 0; i < containers.size(); ++i) {
+      const auto& vals = containers[i].second;
+      for (size_t k = 0; k < vals.size(); ++k) {
+        if (!runs[i].empty() &&
+            static_cast<uint32_t>(runs[i].back().first) + runs[i].back().second + 1 == vals[k]) {
+          ++runs[i].back().second;
+        } else {
+          runs[i].push_back({vals[k], 0});
+        }
+      }
+      size_t run_bytes = 2 + 4 * runs[i].size();
+      size_t other = vals.size() <= 4096 ? 2 * vals.size() : 8192;
+      use_run[i] = run_bytes < other;
+      any_run |= use_run[i];
+    }
+    uint32_t n = static_cast<uint32_t>(containers.size());
+    size_t cookie_pos = bitmap.size();  // offsets are relative to this 32-bit bitmap's start
+    if (any_run) {
+      put_u32(&bitmap, kCookieRuns | ((n - 1) << 16));
+      std::string flags((n + 7) / 8, '\0');
+      for (uint32_t i = 0; i < n; ++i) {
+        if (use_run[i]) flags[i / 8] = static_cast<char>(flags[i / 8] | (1 << (i % 8)));
+      }
+      bitmap += flags;
+    } else {
+      put_u32(&bitmap, kCookieNoRuns);
+      put_u32(&bitmap, n);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      put_u16(&bitmap, containers[i].first);
+      put_u16(&bitmap, static_cast<uint16_t>(containers[i].second.size() - 1));
+    }
+    std::vector<std::string> bodies(n);
+    for (uint32_t i = 0; i < n; ++i) {
+      std::string& b = bodies[i];
+      const auto& vals = containers[i].second;
+      if (use_run[i]) {
+        put_u16(&b, static_cast<uint16_t>(runs[i].size()));
+        for (const auto& [start, len] : runs[i]) {
+          put_u16(&b, start);
+          put_u16(&b, len);
+        }
+      } else if (vals.size() <= 4096) {
+        for (uint16_t v : vals) put_u16(&b, v);
+      } else {
+        std::string bits(8192, '\0');
+        for (uint16_t v : vals) bits[v / 8] = static_cast<char>(bits[v / 8] | (1 << (v % 8)));
+        b = bits;
+      }
+    }
+    if (!any_run || n >= 4) {
+      uint32_t rel = static_cast<uint32_t>(bitmap.size() + 4 * n - cookie_pos);
+      for (uint32_t i = 0; i < n; ++i) {
+        put_u32(&bitmap, rel);
+        rel += static_cast<uint32_t>(bodies[i].size());
+      }
+    }
+    for (const auto& b : bodies) bitmap += b;
+  }
+  std::string body = std::string("\xD1\xD3\x39\x64", 4) + bitmap;
+  std::string out;
+  put_u32_be(&out, static_cast<uint32_t>(body.size()));
+  out += body;
+  put_u32_be(&out, crc32(body));
+  return out;
+}
+
+}  // namespace floe

@@ -1,0 +1,108 @@
+// Deletion vectors and the portable Roaring format, on Java's own test files
+// (../shared/fixtures/iceberg-java/deletes, attribution in the fixture README).
+#include "floe/read/position_delete_set.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace floe {
+namespace {
+
+std::string fixture(const std::string& rel) {
+  std::ifstream in(std::string(FLOE_FIXTURES_DIR) + "/" + rel, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+PositionDeleteSet dv(const std::string& name) {
+  auto r = parse_deletion_vector(fixture("iceberg-java/deletes/" + name), name);
+  EXPECT_TRUE(r.ok()) << r.status().to_string();
+  return r.ok() ? *r : PositionDeleteSet();
+}
+
+TEST(DeletionVectorTest, JavaWrittenVectors) {
+  EXPECT_EQ(dv("empty-position-index.bin").cardinality(), 0u);
+  EXPECT_EQ(dv("small-alternating-values-position-index.bin").positions(),
+            (std::vector<int64_t>{1, 3, 5, 7, 9}));
+  EXPECT_EQ(dv("small-and-large-values-position-index.bin").positions(),
+            (std::vector<int64_t>{100, 101, 2147483747LL, 2147483748LL}));
+  PositionDeleteSet all = dv("all-container-types-position-index.bin");
+  EXPECT_EQ(all.cardinality(), 132561u);
+  EXPECT_TRUE(all.contains(5));
+  EXPECT_TRUE(all.contains(7));
+  EXPECT_FALSE(all.contains(6));
+  EXPECT_TRUE(all.contains(65537));
+  EXPECT_TRUE(all.contains(66535));
+  EXPECT_FALSE(all.contains(66536));
+  EXPECT_TRUE(all.contains((1LL << 32) + 10));
+  EXPECT_EQ(all.positions().back(), 4295163902LL);
+}
+
+TEST(DeletionVectorTest, PortableRoaring64Files) {
+  PositionDeleteSet s;
+  ASSERT_TRUE(parse_roaring64_portable(fixture("iceberg-java/deletes/64mapempty.bin"), &s).ok());
+  EXPECT_TRUE(s.empty());
+  PositionDeleteSet ten;
+  ASSERT_TRUE(
+      parse_roaring64_portable(fixture("iceberg-java/deletes/64map32bitvals.bin"), &ten).ok());
+  EXPECT_EQ(ten.positions(), (std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  PositionDeleteSet spread;
+  ASSERT_TRUE(
+      parse_roaring64_portable(fixture("iceberg-java/deletes/64mapspreadvals.bin"), &spread).ok());
+  EXPECT_EQ(spread.cardinality(), 100u);
+  EXPECT_EQ(spread.positions().back(), 38654705673LL);
+  PositionDeleteSet high;
+  Status bad = parse_roaring64_portable(fixture("iceberg-java/deletes/64maphighvals.bin"), &high);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.message().find("invalid unsigned key"), std::string::npos) << bad.message();
+}
+
+TEST(DeletionVectorTest, CorruptInputIsRejected) {
+  std::string good = fixture("iceberg-java/deletes/small-alternating-values-position-index.bin");
+  std::string crc = good;
+  crc.back() ^= 1;
+  EXPECT_NE(parse_deletion_vector(crc, "x").status().message().find("CRC"), std::string::npos);
+  std::string magic = good;
+  magic[4] = 0;
+  EXPECT_NE(parse_deletion_vector(magic, "x").status().message().find("magic"), std::string::npos);
+  EXPECT_FALSE(parse_deletion_vector(good.substr(0, good.size() - 1), "x").ok());
+  for (size_t cut = 0; cut < good.size(); ++cut) {
+    PositionDeleteSet s;
+    EXPECT_FALSE(parse_roaring64_portable(good.substr(8, cut > 12 ? cut - 12 : 0), &s).ok() &&
+                 cut < good.size() - 12)
+        << cut;
+  }
+}
+
+TEST(DeletionVectorTest, SerializeRoundTripsAndMatchesJava) {
+  // Java's bytes for {1, 3, 5, 7, 9}.
+  PositionDeleteSet five;
+  for (int64_t p : {1, 3, 5, 7, 9}) five.add(p);
+  five.finish();
+  EXPECT_EQ(serialize_deletion_vector(five),
+            fixture("iceberg-java/deletes/small-alternating-values-position-index.bin"));
+  PositionDeleteSet mixed;
+  mixed.add_range(0, 70000);                                  // runs
+  for (int64_t p = 200000; p < 260000; p += 3) mixed.add(p);  // bitmap container
+  mixed.add((5LL << 32) + 17);                                // another key
+  mixed.finish();
+  auto back = parse_deletion_vector(serialize_deletion_vector(mixed), "round trip");
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_EQ(back->positions(), mixed.positions());
+}
+
+TEST(PositionDeleteSetTest, AppliesToRowRanges) {
+  PositionDeleteSet s;
+  for (int64_t p : {9, 1, 5, 5, 12}) s.add(p);
+  s.finish();
+  EXPECT_EQ(s.cardinality(), 4u);
+  std::vector<uint8_t> keep(6, 1);
+  s.apply(4, 6, keep.data());  // rows 4..9
+  EXPECT_EQ(keep, (std::vector<uint8_t>{1, 0, 1, 1, 1, 0}));
+}
+
+}  // namespace
+}  // namespace floe
