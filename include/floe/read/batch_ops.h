@@ -1,0 +1,30 @@
+// Column-at-a-time operations the task reader applies to batches: evaluating a bound filter
+// into a row mask, keeping the rows of a mask, widening promoted types, and building constant
+// columns (identity partition values, initial defaults, nulls).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "floe/columnar/column_vector.h"
+#include "floe/expr/expression.h"
+
+namespace floe {
+
+// ANDs the rows satisfying `filter` (bound to ids of the batch's fields) into keep[0..n).
+// Semantics as floe::evaluate: comparisons with null or NaN are false, NOT negates predicates.
+// A predicate on a column the batch lacks keeps every row (the caller decides columns).
+Status filter_mask(const ExprPtr& filter, const ColumnBatch& batch, uint8_t* keep);
+
+// Rows i with keep[i] != 0, in order. `kept` is their count.
+ColumnPtr take_rows(const ColumnVector& col, const uint8_t* keep, int64_t kept);
+ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep);
+
+// Converts a column to a promoted type (int -> long, float -> double, decimal(P,S) ->
+// decimal(P',S), date -> timestamp/timestamp_ns); same type returns the input.
+Result<ColumnPtr> widen_column(const ColumnPtr& col, const TypePtr& target);
+
+// A column of n copies of `value` (a typed null gives an all-null column).
+Result<ColumnPtr> constant_column(const TypePtr& type, const Literal& value, int64_t n);
+
+}  // namespace floe

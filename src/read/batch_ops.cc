@@ -1,0 +1,412 @@
+#include "floe/read/batch_ops.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "floe/expr/projection.h"
+
+namespace floe {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Predicate evaluation over one column
+
+template <typename V>
+int cmp3(const V& a, const V& b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+template <typename V, typename Get, typename IsNan>
+void eval_values(Operation op, const ColumnVector& col, int64_t n, Get get, IsNan is_nan,
+                 const std::vector<V>& lits, uint8_t* out) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (col.is_null(i)) {
+      out[i] = 0;
+      continue;
+    }
+    V v = get(i);
+    bool nan = is_nan(v);
+    bool r = false;
+    switch (op) {
+      case Operation::kLt:
+        r = !nan && cmp3(v, lits[0]) < 0;
+        break;
+      case Operation::kLtEq:
+        r = !nan && cmp3(v, lits[0]) <= 0;
+        break;
+      case Operation::kGt:
+        r = !nan && cmp3(v, lits[0]) > 0;
+        break;
+      case Operation::kGtEq:
+        r = !nan && cmp3(v, lits[0]) >= 0;
+        break;
+      case Operation::kEq:
+        r = !nan && cmp3(v, lits[0]) == 0;
+        break;
+      case Operation::kNotEq:
+        r = nan || cmp3(v, lits[0]) != 0;
+        break;
+      case Operation::kIn:
+        r = false;
+        if (!nan) {
+          for (const auto& l : lits) r |= cmp3(v, l) == 0;
+        }
+        break;
+      case Operation::kNotIn:
+        r = true;
+        if (!nan) {
+          for (const auto& l : lits) r &= cmp3(v, l) != 0;
+        }
+        break;
+      default:
+        r = true;
+    }
+    out[i] = r;
+  }
+}
+
+Status eval_predicate(Operation op, const Expression& p, const ColumnVector& col, int64_t n,
+                      uint8_t* out) {
+  switch (op) {
+    case Operation::kIsNull:
+      for (int64_t i = 0; i < n; ++i) out[i] = col.is_null(i);
+      return Status::OK();
+    case Operation::kNotNull:
+      for (int64_t i = 0; i < n; ++i) out[i] = !col.is_null(i);
+      return Status::OK();
+    default:
+      break;
+  }
+  const TypeId id = col.type_id();
+  auto no_nan = [](const auto&) { return false; };
+  const auto& lits = p.literals();
+  if (op == Operation::kIsNan || op == Operation::kNotNan) {
+    bool want = op == Operation::kIsNan;
+    for (int64_t i = 0; i < n; ++i) {
+      bool nan = false;
+      if (!col.is_null(i)) {
+        nan = id == TypeId::kFloat ? std::isnan(col.raw<float>()[i])
+                                   : (id == TypeId::kDouble && std::isnan(col.raw<double>()[i]));
+      }
+      out[i] = want ? nan : !nan;
+    }
+    return Status::OK();
+  }
+  if (op == Operation::kStartsWith || op == Operation::kNotStartsWith) {
+    const std::string& prefix = lits[0].as_bytes();
+    bool want = op == Operation::kStartsWith;
+    for (int64_t i = 0; i < n; ++i) {
+      if (col.is_null(i)) {
+        out[i] = 0;
+        continue;
+      }
+      std::string_view v = col.bytes_at(i);
+      bool starts = v.size() >= prefix.size() && v.compare(0, prefix.size(), prefix) == 0;
+      out[i] = want ? starts : !starts;
+    }
+    return Status::OK();
+  }
+  switch (id) {
+    case TypeId::kBoolean: {
+      std::vector<uint8_t> l;
+      for (const auto& x : lits) l.push_back(x.as_bool());
+      const uint8_t* v = col.raw<uint8_t>();
+      eval_values<uint8_t>(
+          op, col, n, [&](int64_t i) { return static_cast<uint8_t>(v[i] != 0); }, no_nan, l, out);
+      return Status::OK();
+    }
+    case TypeId::kInt:
+    case TypeId::kDate: {
+      std::vector<int32_t> l;
+      for (const auto& x : lits) l.push_back(x.as_int32());
+      const int32_t* v = col.raw<int32_t>();
+      eval_values<int32_t>(
+          op, col, n, [&](int64_t i) { return v[i]; }, no_nan, l, out);
+      return Status::OK();
+    }
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs: {
+      std::vector<int64_t> l;
+      for (const auto& x : lits) l.push_back(x.as_int64());
+      const int64_t* v = col.raw<int64_t>();
+      eval_values<int64_t>(
+          op, col, n, [&](int64_t i) { return v[i]; }, no_nan, l, out);
+      return Status::OK();
+    }
+    case TypeId::kFloat: {
+      std::vector<float> l;
+      for (const auto& x : lits) l.push_back(x.as_float());
+      const float* v = col.raw<float>();
+      eval_values<float>(
+          op, col, n, [&](int64_t i) { return v[i]; }, [](float x) { return std::isnan(x); }, l,
+          out);
+      return Status::OK();
+    }
+    case TypeId::kDouble: {
+      std::vector<double> l;
+      for (const auto& x : lits) l.push_back(x.as_double());
+      const double* v = col.raw<double>();
+      eval_values<double>(
+          op, col, n, [&](int64_t i) { return v[i]; }, [](double x) { return std::isnan(x); }, l,
+          out);
+      return Status::OK();
+    }
+    case TypeId::kDecimal: {
+      std::vector<int128_t> l;
+      for (const auto& x : lits) l.push_back(x.as_decimal());
+      eval_values<int128_t>(
+          op, col, n,
+          [&](int64_t i) {
+            int128_t v;
+            std::memcpy(&v, col.values().data() + i * 16, 16);
+            return v;
+          },
+          no_nan, l, out);
+      return Status::OK();
+    }
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixed:
+    case TypeId::kUuid: {
+      std::vector<std::string_view> l;
+      std::vector<std::string> uuid_bytes;
+      for (const auto& x : lits) {
+        if (id == TypeId::kUuid) {
+          const auto& b = x.as_uuid().bytes;
+          uuid_bytes.emplace_back(reinterpret_cast<const char*>(b.data()), b.size());
+        }
+      }
+      if (id == TypeId::kUuid) {
+        for (const auto& s : uuid_bytes) l.push_back(s);
+      } else {
+        for (const auto& x : lits) l.push_back(x.as_bytes());
+      }
+      eval_values<std::string_view>(
+          op, col, n, [&](int64_t i) { return col.bytes_at(i); }, no_nan, l, out);
+      return Status::OK();
+    }
+    default:
+      return not_supported("cannot filter on a {} column", type_id_name(id));
+  }
+}
+
+Status eval_mask(const ExprPtr& e, const ColumnBatch& batch, uint8_t* out, bool negated) {
+  const int64_t n = batch.num_rows;
+  switch (e->op()) {
+    case Operation::kTrue:
+      std::memset(out, negated ? 0 : 1, static_cast<size_t>(n));
+      return Status::OK();
+    case Operation::kFalse:
+      std::memset(out, negated ? 1 : 0, static_cast<size_t>(n));
+      return Status::OK();
+    case Operation::kNot:
+      return eval_mask(e->child(), batch, out, !negated);
+    case Operation::kAnd:
+    case Operation::kOr: {
+      bool is_and = (e->op() == Operation::kAnd) != negated;
+      FLOE_TRY(eval_mask(e->left(), batch, out, negated));
+      std::vector<uint8_t> right(static_cast<size_t>(n));
+      FLOE_TRY(eval_mask(e->right(), batch, right.data(), negated));
+      for (int64_t i = 0; i < n; ++i) out[i] = is_and ? (out[i] & right[i]) : (out[i] | right[i]);
+      return Status::OK();
+    }
+    default: {
+      int idx = batch.find(e->term().field_id);
+      if (idx < 0) {
+        std::memset(out, 1, static_cast<size_t>(n));
+        return Status::OK();
+      }
+      const ColumnVector& col = *batch.columns[static_cast<size_t>(idx)];
+      Operation op = negated ? negate(e->op()) : e->op();
+      if (e->term().transform) {
+        // Rare (filters on transforms): evaluate value by value.
+        for (int64_t i = 0; i < n; ++i) {
+          Literal v = col.literal_at(i);
+          Literal t = v.is_null() ? v : *e->term().transform->apply(v);
+          out[i] = evaluate_predicate(op, &t, e->literals());
+        }
+        return Status::OK();
+      }
+      return eval_predicate(op, *e, col, n, out);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Taking rows
+
+void take_validity(const ColumnVector& in, const uint8_t* keep, ColumnVector* out) {
+  if (in.null_count() == 0) {
+    out->set_null_count(0);
+    out->validity().clear();
+    return;
+  }
+  std::vector<uint8_t> valid;
+  valid.reserve(static_cast<size_t>(out->length()));
+  for (int64_t i = 0; i < in.length(); ++i) {
+    if (keep[i]) valid.push_back(in.is_valid(i));
+  }
+  out->set_validity_from_bytes(valid.data(), static_cast<int64_t>(valid.size()));
+}
+
+void take_into(const ColumnVector& in, const uint8_t* keep, int64_t kept, ColumnVector* out) {
+  const int64_t n = in.length();
+  out->set_length(kept);
+  const Type& t = *in.type();
+  if (t.is_struct()) {
+    for (size_t c = 0; c < in.num_children(); ++c)
+      take_into(in.child(c), keep, kept, &out->child(c));
+  } else if (t.is_list() || t.is_map()) {
+    const int32_t* off = in.offsets().as<int32_t>();
+    int64_t child_len = in.num_children() ? in.child(0).length() : 0;
+    std::vector<uint8_t> child_keep(static_cast<size_t>(child_len), 0);
+    out->offsets().resize(static_cast<size_t>(kept + 1) * 4);
+    int32_t* o = out->offsets().as<int32_t>();
+    o[0] = 0;
+    int64_t j = 0, child_kept = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      int32_t len = off[i + 1] - off[i];
+      for (int32_t k = off[i]; k < off[i + 1]; ++k) child_keep[static_cast<size_t>(k)] = 1;
+      child_kept += len;
+      o[j + 1] = o[j] + len;
+      ++j;
+    }
+    for (size_t c = 0; c < in.num_children(); ++c) {
+      take_into(in.child(c), child_keep.data(), child_kept, &out->child(c));
+    }
+  } else if (in.value_width() > 0) {
+    const size_t w = static_cast<size_t>(in.value_width());
+    out->values().resize(static_cast<size_t>(kept) * w);
+    const uint8_t* src = in.values().data();
+    uint8_t* dst = out->values().data();
+    for (int64_t i = 0; i < n; ++i) {
+      if (keep[i]) {
+        std::memcpy(dst, src + static_cast<size_t>(i) * w, w);
+        dst += w;
+      }
+    }
+  } else {
+    const int32_t* off = in.offsets().as<int32_t>();
+    int64_t bytes = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (keep[i]) bytes += off[i + 1] - off[i];
+    }
+    out->offsets().resize(static_cast<size_t>(kept + 1) * 4);
+    out->data().resize(static_cast<size_t>(bytes));
+    int32_t* o = out->offsets().as<int32_t>();
+    uint8_t* d = out->data().data();
+    o[0] = 0;
+    int64_t j = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      int32_t len = off[i + 1] - off[i];
+      std::memcpy(d + o[j], in.data().data() + off[i], static_cast<size_t>(len));
+      o[j + 1] = o[j] + len;
+      ++j;
+    }
+  }
+  take_validity(in, keep, out);
+}
+
+}  // namespace
+
+Status filter_mask(const ExprPtr& filter, const ColumnBatch& batch, uint8_t* keep) {
+  if (filter->op() == Operation::kTrue) return Status::OK();
+  std::vector<uint8_t> mask(static_cast<size_t>(batch.num_rows));
+  FLOE_TRY(eval_mask(filter, batch, mask.data(), false));
+  for (int64_t i = 0; i < batch.num_rows; ++i) keep[i] &= mask[static_cast<size_t>(i)];
+  return Status::OK();
+}
+
+ColumnPtr take_rows(const ColumnVector& col, const uint8_t* keep, int64_t kept) {
+  auto out = ColumnVector::make(col.type());
+  take_into(col, keep, kept, out.get());
+  return out;
+}
+
+ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep) {
+  int64_t kept = 0;
+  for (int64_t i = 0; i < batch.num_rows; ++i) kept += keep[i] != 0;
+  if (kept == batch.num_rows) return batch;
+  ColumnBatch out;
+  out.fields = batch.fields;
+  out.num_rows = kept;
+  for (const auto& c : batch.columns) out.columns.push_back(take_rows(*c, keep, kept));
+  return out;
+}
+
+Result<ColumnPtr> widen_column(const ColumnPtr& col, const TypePtr& target) {
+  const Type& from = *col->type();
+  if (from.equals(*target)) return col;
+  TypeId f = from.id(), t = target->id();
+  auto out = ColumnVector::make(target);
+  const int64_t n = col->length();
+  out->set_length(n);
+  if (f == TypeId::kInt && t == TypeId::kLong) {
+    out->values().resize(static_cast<size_t>(n) * 8);
+    const int32_t* s = col->raw<int32_t>();
+    int64_t* d = out->mutable_raw<int64_t>();
+    for (int64_t i = 0; i < n; ++i) d[i] = s[i];
+  } else if (f == TypeId::kFloat && t == TypeId::kDouble) {
+    out->values().resize(static_cast<size_t>(n) * 8);
+    const float* s = col->raw<float>();
+    double* d = out->mutable_raw<double>();
+    for (int64_t i = 0; i < n; ++i) d[i] = s[i];
+  } else if (f == TypeId::kDecimal && t == TypeId::kDecimal && from.scale() == target->scale()) {
+    out->values().resize(col->values().size());
+    std::memcpy(out->values().data(), col->values().data(), col->values().size());
+  } else if (f == TypeId::kDate && (t == TypeId::kTimestamp || t == TypeId::kTimestampTz ||
+                                    t == TypeId::kTimestampNs || t == TypeId::kTimestampTzNs)) {
+    int64_t unit = (t == TypeId::kTimestampNs || t == TypeId::kTimestampTzNs) ? 86400000000000LL
+                                                                              : 86400000000LL;
+    out->values().resize(static_cast<size_t>(n) * 8);
+    const int32_t* s = col->raw<int32_t>();
+    int64_t* d = out->mutable_raw<int64_t>();
+    for (int64_t i = 0; i < n; ++i) d[i] = s[i] * unit;
+  } else if ((f == TypeId::kFixed && from.length() == 16 && t == TypeId::kUuid) ||
+             (f == TypeId::kUuid && t == TypeId::kFixed && target->length() == 16) ||
+             (f == TypeId::kBinary && t == TypeId::kString) ||
+             (f == TypeId::kString && t == TypeId::kBinary)) {
+    // Same bytes, another logical type (writers that omit the UUID or UTF8 annotation).
+    out->values().resize(col->values().size());
+    if (col->values().size()) {
+      std::memcpy(out->values().data(), col->values().data(), col->values().size());
+    }
+    out->offsets().resize(col->offsets().size());
+    if (col->offsets().size()) {
+      std::memcpy(out->offsets().data(), col->offsets().data(), col->offsets().size());
+    }
+    out->data().resize(col->data().size());
+    if (col->data().size()) std::memcpy(out->data().data(), col->data().data(), col->data().size());
+  } else if ((f == TypeId::kTimestamp || f == TypeId::kTimestampTz) &&
+             (t == TypeId::kTimestamp || t == TypeId::kTimestampTz)) {
+    out->values().resize(col->values().size());
+    std::memcpy(out->values().data(), col->values().data(), col->values().size());
+  } else {
+    return not_supported("cannot read a {} column as {}", from.to_string(), target->to_string());
+  }
+  if (col->null_count() > 0) {
+    out->validity().resize(col->validity().size());
+    std::memcpy(out->validity().data(), col->validity().data(), col->validity().size());
+  }
+  out->set_null_count(col->null_count());
+  return out;
+}
+
+Result<ColumnPtr> constant_column(const TypePtr& type, const Literal& value, int64_t n) {
+  auto out = ColumnVector::make(type);
+  if (value.is_null()) {
+    for (int64_t i = 0; i < n; ++i) out->append_null();
+    return out;
+  }
+  for (int64_t i = 0; i < n; ++i) FLOE_TRY(out->append_literal(value));
+  return out;
+}
+
+}  // namespace floe

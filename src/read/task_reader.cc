@@ -1,0 +1,478 @@
+#include "floe/read/task_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <set>
+#include <unordered_set>
+
+#include "floe/format/parquet/reader.h"
+#include "floe/read/batch_ops.h"
+#include "floe/scan/evaluators.h"
+
+namespace floe {
+
+namespace {
+
+constexpr int32_t kDeleteFilePathId = 2147483546;
+constexpr int32_t kDeletePosId = 2147483545;
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Paths inside delete files may carry a scheme the manifests do not (Impala's manifests say
+// /test-warehouse/x, Spark's delete files hdfs://host:port/test-warehouse/x): compare paths
+// without scheme and authority.
+std::string match_key(std::string_view p) {
+  if (p.substr(0, 5) == "file:") return local_path_of(p);
+  auto scheme = p.find("://");
+  if (scheme != std::string_view::npos && p.substr(0, scheme).find('/') == std::string_view::npos) {
+    auto slash = p.find('/', scheme + 3);
+    return slash == std::string_view::npos ? std::string("/") : std::string(p.substr(slash));
+  }
+  return std::string(p);
+}
+
+// Equality-delete keys: every value widened to one encoding per type family, so an int delete
+// column matches a long data column after promotion.
+void append_key(const ColumnVector* col, int64_t i, std::string* key) {
+  if (col == nullptr || col->is_null(i)) {
+    key->push_back('\0');
+    return;
+  }
+  key->push_back('\1');
+  auto put64 = [&](int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); };
+  switch (col->type_id()) {
+    case TypeId::kBoolean:
+      key->push_back(col->raw<uint8_t>()[i] ? 1 : 0);
+      break;
+    case TypeId::kInt:
+    case TypeId::kDate:
+      put64(col->raw<int32_t>()[i]);
+      break;
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      put64(col->raw<int64_t>()[i]);
+      break;
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      double d = col->type_id() == TypeId::kFloat ? col->raw<float>()[i] : col->raw<double>()[i];
+      if (std::isnan(d)) d = std::nan("");
+      if (d == 0) d = 0;  // -0.0 == 0.0
+      int64_t bits;
+      std::memcpy(&bits, &d, 8);
+      put64(bits);
+      break;
+    }
+    case TypeId::kDecimal:
+      key->append(reinterpret_cast<const char*>(col->values().data()) + i * 16, 16);
+      break;
+    default: {
+      std::string_view b = col->bytes_at(i);
+      uint32_t len = static_cast<uint32_t>(b.size());
+      key->append(reinterpret_cast<const char*>(&len), 4);
+      key->append(b);
+    }
+  }
+}
+
+const ColumnVector* column_by_id(const ColumnBatch& b, int32_t id) {
+  int idx = b.find(id);
+  return idx < 0 ? nullptr : b.columns[static_cast<size_t>(idx)].get();
+}
+
+// Row-group statistics as a DataFile, so the file-level metrics evaluator prunes row groups.
+DataFile row_group_as_file(const parquet::RowGroupInfo& rg) {
+  DataFile f;
+  f.record_count = rg.num_rows;
+  for (const auto& [id, st] : rg.stats) {
+    f.value_counts.push_back({id, st.value_count});
+    if (st.null_count) f.null_value_counts.push_back({id, *st.null_count});
+    if (st.lower) {
+      auto b = st.lower->to_bytes();
+      if (b.ok()) f.lower_bounds.push_back({id, *b});
+    }
+    if (st.upper) {
+      auto b = st.upper->to_bytes();
+      if (b.ok()) f.upper_bounds.push_back({id, *b});
+    }
+  }
+  return f;
+}
+
+Result<std::vector<ColumnBatch>> read_all(FileIOPtr io, const std::string& path,
+                                          const std::vector<int32_t>& ids,
+                                          const std::optional<std::string>& name_mapping,
+                                          std::optional<int64_t> size) {
+  parquet::ReaderOptions ro;
+  ro.name_mapping = name_mapping;
+  ro.file_size = size;
+  auto opened = parquet::ParquetReader::open(io, path, ro);
+  if (!opened.ok() && size && opened.status().kind() == ErrorKind::kInvalidData) {
+    ro.file_size.reset();  // the manifest's size may be wrong; ask storage
+    opened = parquet::ParquetReader::open(io, path, ro);
+  }
+  if (!opened.ok()) return opened.status();
+  auto reader = std::move(*opened);
+  FLOE_TRY(reader->select(ids));
+  std::vector<ColumnBatch> out;
+  while (true) {
+    auto b = FLOE_TRY(reader->next_batch());
+    if (!b) break;
+    out.push_back(std::move(*b));
+  }
+  return out;
+}
+
+bool is_parquet(const std::string& format) { return lower(format) == "parquet"; }
+
+}  // namespace
+
+struct ScanReader::FileDeletes {
+  std::unordered_map<std::string, PositionDeleteSet> by_path;
+};
+
+struct ScanReader::EqualityDeletes {
+  std::vector<int32_t> ids;
+  std::unordered_set<std::string> keys;
+};
+
+ScanReader::ScanReader(FileIOPtr io, std::shared_ptr<const TableMetadata> table,
+                       const Schema& schema, std::vector<int32_t> projection)
+    : io_(std::move(io)), table_(std::move(table)), schema_(schema) {
+  if (projection.empty()) {
+    fields_ = schema.fields();
+  } else {
+    for (int32_t id : projection) {
+      if (const NestedField* f = schema.find_field(id)) fields_.push_back(*f);
+    }
+  }
+  auto it = table_->properties.find("schema.name-mapping.default");
+  if (it != table_->properties.end()) name_mapping_ = it->second;
+}
+
+Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::position_deletes_of(
+    const DeleteFile& d) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = position_cache_.find(d.file.file_path);
+    if (it != position_cache_.end()) return it->second;
+  }
+  if (!is_parquet(d.file.file_format)) {
+    return not_supported("{} position-delete files are not supported yet: {}", d.file.file_format,
+                         d.file.file_path);
+  }
+  auto batches = FLOE_TRY(read_all(io_, d.file.file_path, {kDeleteFilePathId, kDeletePosId},
+                                   std::nullopt, d.file.file_size_in_bytes));
+  auto out = std::make_shared<FileDeletes>();
+  for (const auto& b : batches) {
+    const ColumnVector* paths = column_by_id(b, kDeleteFilePathId);
+    const ColumnVector* pos = column_by_id(b, kDeletePosId);
+    if (!paths || !pos) {
+      return invalid_data("position-delete file {} lacks the file_path/pos columns",
+                          d.file.file_path);
+    }
+    std::string_view last;
+    PositionDeleteSet* set = nullptr;
+    for (int64_t i = 0; i < b.num_rows; ++i) {
+      if (paths->is_null(i) || pos->is_null(i)) continue;  // tolerated, as Java does
+      std::string_view p = paths->bytes_at(i);
+      if (set == nullptr || p != last) {
+        set = &out->by_path[match_key(p)];
+        last = p;
+      }
+      set->add(pos->raw<int64_t>()[i]);
+    }
+  }
+  for (auto& [_, s] : out->by_path) s.finish();
+  stats_.delete_files_loaded++;
+  std::lock_guard lock(mu_);
+  position_cache_.emplace(d.file.file_path, out);
+  return std::shared_ptr<const FileDeletes>(out);
+}
+
+Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::equality_deletes_of(
+    const DeleteFile& d) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = equality_cache_.find(d.file.file_path);
+    if (it != equality_cache_.end()) return it->second;
+  }
+  if (!is_parquet(d.file.file_format)) {
+    return not_supported("{} equality-delete files are not supported yet: {}", d.file.file_format,
+                         d.file.file_path);
+  }
+  if (!d.file.equality_ids || d.file.equality_ids->empty()) {
+    return invalid_data("equality-delete file {} has no equality_ids", d.file.file_path);
+  }
+  auto out = std::make_shared<EqualityDeletes>();
+  out->ids = *d.file.equality_ids;
+  auto batches =
+      FLOE_TRY(read_all(io_, d.file.file_path, out->ids, name_mapping_, d.file.file_size_in_bytes));
+  std::string key;
+  for (const auto& b : batches) {
+    std::vector<const ColumnVector*> cols;
+    for (int32_t id : out->ids) cols.push_back(column_by_id(b, id));
+    for (int64_t i = 0; i < b.num_rows; ++i) {
+      key.clear();
+      for (const ColumnVector* c : cols) append_key(c, i, &key);
+      out->keys.insert(key);
+    }
+  }
+  stats_.delete_files_loaded++;
+  std::lock_guard lock(mu_);
+  equality_cache_.emplace(d.file.file_path, out);
+  return std::shared_ptr<const EqualityDeletes>(out);
+}
+
+Result<std::shared_ptr<const PuffinFooter>> ScanReader::puffin_footer_of(const DataFile& f) {
+  {
+    std::lock_guard lock(mu_);
+    auto it = puffin_cache_.find(f.file_path);
+    if (it != puffin_cache_.end()) return it->second;
+  }
+  auto size =
+      f.file_size_in_bytes > 0 ? std::optional<int64_t>(f.file_size_in_bytes) : std::nullopt;
+  auto footer = read_puffin_footer(*io_, f.file_path, size);
+  if (!footer.ok() && size && footer.status().kind() == ErrorKind::kInvalidData) {
+    footer = read_puffin_footer(*io_, f.file_path);  // the manifest's size may be wrong
+  }
+  if (!footer.ok()) return footer.status();
+  auto ptr = std::make_shared<const PuffinFooter>(std::move(*footer));
+  std::lock_guard lock(mu_);
+  puffin_cache_.emplace(f.file_path, ptr);
+  return ptr;
+}
+
+Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
+  PositionDeleteSet set;
+  std::string key = match_key(task.file->file_path);
+  for (const auto& d : task.deletes) {
+    if (d->file.content != FileContent::kPositionDeletes) continue;
+    if (d->file.content_offset) {
+      if (!d->file.content_size_in_bytes) {
+        return invalid_data("deletion vector in {} has no content_size_in_bytes",
+                            d->file.file_path);
+      }
+      // The blob must be a deletion vector listed in the Puffin footer (read once per file).
+      auto footer = FLOE_TRY(puffin_footer_of(d->file));
+      bool listed = false;
+      for (const auto& b : footer->blobs) {
+        listed |= b.offset == *d->file.content_offset &&
+                  b.length == *d->file.content_size_in_bytes && b.type == "deletion-vector-v1";
+      }
+      if (!listed) {
+        return invalid_data(
+            "deletion vector at offset {} length {} is not a deletion-vector-v1 blob of the "
+            "Puffin file {}",
+            *d->file.content_offset, *d->file.content_size_in_bytes, d->file.file_path);
+      }
+      std::string blob = FLOE_TRY(io_->read_range(d->file.file_path, *d->file.content_offset,
+                                                  *d->file.content_size_in_bytes));
+      PositionDeleteSet dv = FLOE_TRY(parse_deletion_vector(
+          blob,
+          fmt::format("deletion vector for {} in {}", task.file->file_path, d->file.file_path)));
+      stats_.delete_files_loaded++;
+      set.merge(dv);
+      continue;
+    }
+    auto file = FLOE_TRY(position_deletes_of(*d));
+    auto it = file->by_path.find(key);
+    if (it != file->by_path.end()) set.merge(it->second);
+  }
+  set.finish();
+  return set;
+}
+
+Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
+  const DataFile& file = *task.file;
+  if (!is_parquet(file.file_format)) {
+    return not_supported("{} data files are not supported yet: {}", file.file_format,
+                         file.file_path);
+  }
+  stats_.files++;
+  const ExprPtr residual = task.residual ? task.residual : always_true();
+
+  // Columns to read: the output, the residual's and the equality deletes'.
+  std::vector<std::shared_ptr<const EqualityDeletes>> equality;
+  for (const auto& d : task.deletes) {
+    if (d->file.content == FileContent::kEqualityDeletes) {
+      equality.push_back(FLOE_TRY(equality_deletes_of(*d)));
+    }
+  }
+  std::vector<NestedField> work = fields_;
+  auto want_top_level = [&](int32_t id) {
+    int32_t top = id;
+    for (auto p = schema_.parent_id(top); p; p = schema_.parent_id(top)) top = *p;
+    for (const auto& f : work) {
+      if (f.id == top) return;
+    }
+    if (const NestedField* f = schema_.find_field(top)) work.push_back(*f);
+  };
+  for (int32_t id : referenced_field_ids(residual)) want_top_level(id);
+  for (const auto& e : equality) {
+    for (int32_t id : e->ids) want_top_level(id);
+  }
+  std::vector<int32_t> read_ids;
+  for (const auto& f : work) read_ids.push_back(f.id);
+
+  parquet::ReaderOptions ro;
+  ro.name_mapping = name_mapping_;
+  ro.file_size = file.file_size_in_bytes;
+  if (task.start != 0 || (task.length > 0 && task.length != file.file_size_in_bytes)) {
+    ro.split_start = task.start;
+    ro.split_length = task.length;
+  }
+  auto opened = parquet::ParquetReader::open(io_, file.file_path, ro);
+  if (!opened.ok() && opened.status().kind() == ErrorKind::kInvalidData) {
+    // The manifest's file_size_in_bytes is a hint; some writers record a wrong one. Retry with
+    // the size storage reports before giving up.
+    parquet::ReaderOptions exact = ro;
+    exact.file_size.reset();
+    auto retry = parquet::ParquetReader::open(io_, file.file_path, exact);
+    if (retry.ok()) opened = std::move(retry);
+  }
+  if (!opened.ok()) return opened.status();
+  auto reader = std::move(*opened);
+  FLOE_TRY(reader->select(read_ids));
+  if (residual->op() != Operation::kTrue) {
+    auto evaluator = std::make_shared<InclusiveMetricsEvaluator>(residual);
+    reader->set_row_group_filter([evaluator](const parquet::RowGroupInfo& rg) {
+      return evaluator->might_match(row_group_as_file(rg));
+    });
+  }
+  PositionDeleteSet positions = FLOE_TRY(positions_for(task));
+
+  // Constants for columns the file lacks: identity partition value, initial default, null.
+  const PartitionSpec* spec = table_->spec_by_id(file.spec_id);
+  auto missing_value = [&](const NestedField& f) -> Literal {
+    if (spec) {
+      for (size_t i = 0; i < spec->fields().size() && i < file.partition.size(); ++i) {
+        const auto& pf = spec->fields()[i];
+        if (pf.source_id == f.id && pf.transform.is_identity() && !file.partition[i].is_null()) {
+          auto c = convert_literal(file.partition[i], f.type);
+          if (c.ok() && c->first == Conversion::kOk) return c->second;
+        }
+      }
+    }
+    if (f.initial_default) return *f.initial_default;
+    return Literal::null(f.type);
+  };
+
+  std::vector<int64_t> first_rows(reader->metadata().row_groups.size() + 1, 0);
+  for (size_t i = 0; i < reader->metadata().row_groups.size(); ++i) {
+    first_rows[i + 1] = first_rows[i] + reader->metadata().row_groups[i].num_rows;
+  }
+  std::vector<int> selected = FLOE_TRY(reader->selected_row_groups());
+  int64_t in_split = 0;
+  for (int i = 0; i < reader->num_row_groups(); ++i) {
+    auto info = reader->row_group_info(i);
+    if (info.ok() && info->start_offset >= ro.split_start &&
+        (ro.split_length < 0 || info->start_offset < ro.split_start + ro.split_length)) {
+      ++in_split;
+    }
+  }
+  stats_.row_groups_skipped +=
+      std::max<int64_t>(0, in_split - static_cast<int64_t>(selected.size()));
+
+  std::vector<uint8_t> keep;
+  std::string key;
+  for (int rg : selected) {
+    ColumnBatch raw = FLOE_TRY(reader->read_row_group(rg));
+    stats_.row_groups_read++;
+    const int64_t n = raw.num_rows;
+    stats_.rows_read += n;
+    // Project to the table schema by field id.
+    ColumnBatch batch;
+    batch.num_rows = n;
+    for (const auto& f : work) {
+      int idx = raw.find(f.id);
+      ColumnPtr col;
+      if (idx >= 0) {
+        col = raw.columns[static_cast<size_t>(idx)];
+        TypeId tid = f.type->id();
+        bool widenable = f.type->is_primitive() && tid != TypeId::kVariant &&
+                         tid != TypeId::kGeometry && tid != TypeId::kGeography &&
+                         tid != TypeId::kUnknown;
+        if (widenable) {
+          auto widened = widen_column(col, f.type);
+          if (!widened.ok())
+            return widened.status().with_context(file.file_path + ": column '" + f.name + "'");
+          col = *widened;
+        }
+      } else {
+        col = FLOE_TRY(constant_column(f.type, missing_value(f), n));
+      }
+      batch.fields.push_back(f);
+      batch.columns.push_back(std::move(col));
+    }
+    keep.assign(static_cast<size_t>(n), 1);
+    positions.apply(first_rows[static_cast<size_t>(rg)], n, keep.data());
+    for (const auto& e : equality) {
+      std::vector<const ColumnVector*> cols;
+      for (int32_t id : e->ids) cols.push_back(column_by_id(batch, id));
+      for (int64_t i = 0; i < n; ++i) {
+        if (!keep[static_cast<size_t>(i)]) continue;
+        key.clear();
+        for (const ColumnVector* c : cols) append_key(c, i, &key);
+        if (e->keys.count(key)) keep[static_cast<size_t>(i)] = 0;
+      }
+    }
+    int64_t after_deletes = 0;
+    for (uint8_t k : keep) after_deletes += k;
+    stats_.rows_deleted += n - after_deletes;
+    FLOE_TRY(filter_mask(residual, batch, keep.data()));
+    int64_t kept = 0;
+    for (uint8_t k : keep) kept += k;
+    stats_.rows_filtered += after_deletes - kept;
+    if (kept == 0) continue;
+    // Drop the helper columns.
+    batch.fields.resize(fields_.size());
+    batch.columns.resize(fields_.size());
+    ColumnBatch out = take_rows(batch, keep.data());
+    FLOE_TRY(sink(std::move(out)));
+  }
+  return Status::OK();
+}
+
+Result<ReadSummary> read_scan(TableScan& scan, FileIOPtr io,
+                              std::shared_ptr<const TableMetadata> table,
+                              const std::vector<std::string>& columns,
+                              const ScanReader::BatchSink& sink) {
+  std::vector<int32_t> projection;
+  for (const auto& name : columns) {
+    const NestedField* f = scan.schema().find_field(name, false);
+    if (!f) return invalid_argument("cannot find column '{}' in the table schema", name);
+    if (scan.schema().parent_id(f->id)) {
+      return not_supported(
+          "selecting the nested field '{}' alone is not supported; select its "
+          "top-level column",
+          name);
+    }
+    projection.push_back(f->id);
+  }
+  std::vector<CombinedScanTask> tasks = FLOE_TRY(scan.plan_tasks());
+  ScanReader reader(std::move(io), std::move(table), scan.schema(), projection);
+  for (const auto& combined : tasks) {
+    for (const auto& t : combined.tasks) FLOE_TRY(reader.read(t, sink));
+  }
+  const ReadStats& s = reader.stats();
+  ReadSummary out;
+  out.files = s.files;
+  out.row_groups_read = s.row_groups_read;
+  out.row_groups_skipped = s.row_groups_skipped;
+  out.rows_read = s.rows_read;
+  out.rows_deleted = s.rows_deleted;
+  out.rows_filtered = s.rows_filtered;
+  out.delete_files_loaded = s.delete_files_loaded;
+  return out;
+}
+
+}  // namespace floe
