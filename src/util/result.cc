@@ -24,6 +24,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "not supported";
     case ErrorKind::kInternal:
       return "internal error";
+    case ErrorKind::kCancelled:
+      return "cancelled";
   }
   return "error";
 }

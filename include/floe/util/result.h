@@ -27,6 +27,7 @@ enum class ErrorKind {
   kIo,
   kNotSupported,
   kInternal,
+  kCancelled,  // a callback asked to stop early (e.g. a LIMIT was reached); not a failure
 };
 
 const char* error_kind_name(ErrorKind kind);
