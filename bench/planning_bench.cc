@@ -1,0 +1,261 @@
+// Scan-planning benchmarks with the generators of workloads P1, P3 and P5 in
+// ../shared/docs/performance.md. Tables are generated in memory with floe's own manifest
+// writer. Sizes are scaled down by default so `make bench` stays short; FLOE_BENCH_SCALE=1
+// gives the full published shapes (P1: 10,000 manifests x 500 files; P3: 50 x 50,000 files;
+// P5: 50,000 manifests).
+#include <benchmark/benchmark.h>
+
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "floe/expr/parser.h"
+#include "floe/manifest/manifest_writer.h"
+#include "floe/scan/table_scan.h"
+
+namespace floe {
+namespace {
+
+double scale() {
+  const char* s = std::getenv("FLOE_BENCH_SCALE");
+  return s ? std::atof(s) : 0.05;
+}
+
+NestedField field(int32_t id, std::string name, TypePtr type) {
+  return NestedField{id, std::move(name), std::move(type), false, "", std::nullopt, std::nullopt};
+}
+
+struct GeneratedTable {
+  FileIOPtr io;
+  std::shared_ptr<const TableMetadata> metadata;
+  int64_t files = 0;
+};
+
+std::shared_ptr<TableMetadata> base_table(PartitionSpecPtr spec) {
+  auto m = std::make_shared<TableMetadata>();
+  m->format_version = 2;
+  m->table_uuid = "00000000-0000-4000-8000-000000000000";
+  m->location = "mem://warehouse/t";
+  std::vector<NestedField> fields{field(1, "id", Type::int64()), field(2, "ts", Type::timestamp()),
+                                  field(3, "part", Type::int32())};
+  for (int i = 4; i <= 10; ++i) fields.push_back(field(i, "c" + std::to_string(i), Type::int64()));
+  m->schemas = {std::make_shared<const Schema>(0, fields)};
+  m->last_column_id = 10;
+  m->specs = {std::move(spec)};
+  m->last_partition_id = std::max(999, m->specs[0]->last_assigned_field_id());
+  m->sort_orders = {std::make_shared<const SortOrder>()};
+  return m;
+}
+
+DataFile data_file(int64_t index, int32_t spec_id, std::vector<Literal> partition, int64_t ts) {
+  DataFile f;
+  f.file_path = "mem://warehouse/t/data/" + std::to_string(index) +
+                "-00000-0-aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee-00001.parquet";
+  f.file_format = "PARQUET";
+  f.spec_id = spec_id;
+  f.partition = std::move(partition);
+  f.record_count = 10000;
+  f.file_size_in_bytes = 4 << 20;
+  // "real" metrics: sorted bounds that grow with the file index.
+  for (int32_t id = 1; id <= 10; ++id) {
+    f.column_sizes.push_back({id, 400000});
+    f.value_counts.push_back({id, 10000});
+    f.null_value_counts.push_back({id, 0});
+    int64_t lo = id == 2 ? ts : index * 1000 + id, hi = id == 2 ? ts + 3599999999 : lo + 999;
+    f.lower_bounds.push_back({id, *Literal::int64(lo).to_bytes()});
+    f.upper_bounds.push_back({id, *Literal::int64(hi).to_bytes()});
+  }
+  f.split_offsets = std::vector<int64_t>{4};
+  return f;
+}
+
+// Commits the manifests as one snapshot.
+void finish_table(GeneratedTable* g, std::shared_ptr<TableMetadata> m,
+                  const std::vector<ManifestFile>& manifests) {
+  ManifestListWriterOptions lo;
+  lo.snapshot_id = 1;
+  lo.sequence_number = 1;
+  lo.codec = avro::Codec::kDeflate;
+  lo.level = 6;
+  std::string list = m->location + "/metadata/snap-1.avro";
+  auto written = write_manifest_list(*g->io, list, manifests, lo);
+  if (!written.ok()) std::abort();
+  auto s = std::make_shared<Snapshot>();
+  s->snapshot_id = 1;
+  s->sequence_number = 1;
+  s->timestamp_ms = 1700000000000;
+  s->manifest_list = list;
+  s->summary = {{"operation", "append"}};
+  m->snapshots = {s};
+  m->current_snapshot_id = 1;
+  m->last_sequence_number = 1;
+  SnapshotRef main;
+  main.snapshot_id = 1;
+  m->refs["main"] = main;
+  g->metadata = std::move(m);
+}
+
+std::vector<ManifestFile> write_manifests(FileIO& io, const TableMetadata& m, int count,
+                                          int per_manifest, ManifestContent content,
+                                          const std::function<DataFile(int, int)>& make) {
+  std::vector<ManifestFile> out;
+  for (int i = 0; i < count; ++i) {
+    ManifestWriterOptions wo;
+    wo.snapshot_id = 1;
+    wo.content = content;
+    wo.level = 6;
+    auto w = ManifestWriter::make(
+        io,
+        [&](int k) {
+          return m.location + "/metadata/m" +
+                 std::to_string(content == ManifestContent::kData ? 0 : 1) + "-" +
+                 std::to_string(i) + "-" + std::to_string(k) + ".avro";
+        },
+        m.schemas[0], m.specs[0], wo);
+    if (!w.ok()) std::abort();
+    for (int j = 0; j < per_manifest; ++j) {
+      if (!(*w)->add(make(i, j)).ok()) std::abort();
+    }
+    auto files = (*w)->finish();
+    if (!files.ok()) std::abort();
+    out.insert(out.end(), files->begin(), files->end());
+  }
+  return out;
+}
+
+// P1: a streaming-appended table, day(ts)-partitioned, one manifest per hour.
+const GeneratedTable& p1() {
+  static GeneratedTable g = [] {
+    GeneratedTable t;
+    t.io = make_memory_file_io();
+    auto spec = std::make_shared<const PartitionSpec>(
+        0, std::vector<PartitionField>{{2, {}, 1000, "ts_day", Transform::day()}});
+    auto m = base_table(spec);
+    int manifests = std::max(48, static_cast<int>(10000 * scale()));
+    const int per = 500;
+    const int64_t start = 1700000000000000LL;
+    auto data =
+        write_manifests(*t.io, *m, manifests, per, ManifestContent::kData, [&](int i, int j) {
+          int64_t ts = start + static_cast<int64_t>(i) * 3600000000LL;
+          return data_file(static_cast<int64_t>(i) * per + j, 0,
+                           {Literal::date(day_from_micros(ts))}, ts);
+        });
+    t.files = static_cast<int64_t>(manifests) * per;
+    finish_table(&t, m, data);
+    return t;
+  }();
+  return g;
+}
+
+void run_plan(benchmark::State& state, const GeneratedTable& t, const std::string& filter) {
+  int64_t planned = 0;
+  ScanReport report;
+  for (auto _ : state) {
+    ScanOptions o;
+    if (!filter.empty()) o.filter = *parse_filter(filter);
+    o.threads = static_cast<int>(state.range(0));
+    auto scan = TableScan::make(t.io, t.metadata, o);
+    auto files = scan->plan_files();
+    if (!files.ok()) {
+      state.SkipWithError(files.status().to_string().c_str());
+      return;
+    }
+    planned = static_cast<int64_t>(files->size());
+    report = scan->report();
+    benchmark::DoNotOptimize(files);
+  }
+  state.counters["files_total"] = static_cast<double>(t.files);
+  state.counters["files_planned"] = static_cast<double>(planned);
+  state.counters["manifests_scanned"] = static_cast<double>(report.scanned_data_manifests);
+  state.counters["entries_per_s"] =
+      benchmark::Counter(static_cast<double>(report.total_data_files + report.total_delete_files),
+                         benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_P1_NoFilter(benchmark::State& state) { run_plan(state, p1(), ""); }
+void BM_P1_OneDay(benchmark::State& state) {
+  run_plan(state, p1(), "ts >= '2023-11-16' AND ts < '2023-11-17'");
+}
+void BM_P1_MinMax(benchmark::State& state) {
+  // id bounds grow with the file index: selects about 0.1 % of the files.
+  int64_t n = p1().files;
+  run_plan(state, p1(),
+           "id >= " + std::to_string(n / 2 * 1000) + " AND id < " +
+               std::to_string((n / 2 + n / 1000 + 1) * 1000));
+}
+BENCHMARK(BM_P1_NoFilter)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P1_OneDay)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P1_MinMax)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// P3: delete index. 50 partitions; (i) 100 partition-scoped position deletes per partition,
+// (ii) one file-scoped position delete per data file, (iii) one DV per data file.
+const GeneratedTable& p3(int kind) {
+  static std::map<int, GeneratedTable> tables;
+  auto it = tables.find(kind);
+  if (it != tables.end()) return it->second;
+  GeneratedTable t;
+  t.io = make_memory_file_io();
+  auto spec = std::make_shared<const PartitionSpec>(
+      0, std::vector<PartitionField>{{3, {}, 1000, "part", Transform::identity()}});
+  auto m = base_table(spec);
+  const int partitions = 50;
+  const int per_partition = std::max(200, static_cast<int>(50000 * scale()));
+  auto data = write_manifests(
+      *t.io, *m, partitions, per_partition, ManifestContent::kData, [&](int p, int j) {
+        return data_file(static_cast<int64_t>(p) * per_partition + j, 0, {Literal::int32(p)}, 0);
+      });
+  int deletes_per = kind == 0 ? 100 : per_partition;
+  auto deletes = write_manifests(
+      *t.io, *m, partitions, deletes_per, ManifestContent::kDeletes, [&](int p, int j) {
+        DataFile d;
+        d.content = FileContent::kPositionDeletes;
+        d.file_path = m->location + "/data/del-" + std::to_string(p) + "-" + std::to_string(j) +
+                      (kind == 2 ? ".puffin" : ".parquet");
+        d.file_format = kind == 2 ? "puffin" : "PARQUET";
+        d.partition = {Literal::int32(p)};
+        d.record_count = 10;
+        d.file_size_in_bytes = 1000;
+        if (kind > 0) {
+          d.referenced_data_file =
+              data_file(static_cast<int64_t>(p) * per_partition + j, 0, {}, 0).file_path;
+        }
+        if (kind == 2) {
+          d.content_offset = 4;
+          d.content_size_in_bytes = 40;
+        }
+        return d;
+      });
+  data.insert(data.end(), deletes.begin(), deletes.end());
+  t.files = static_cast<int64_t>(partitions) * per_partition;
+  finish_table(&t, m, data);
+  return tables.emplace(kind, std::move(t)).first->second;
+}
+
+void BM_P3_PartitionScopedDeletes(benchmark::State& state) { run_plan(state, p3(0), ""); }
+void BM_P3_FileScopedDeletes(benchmark::State& state) { run_plan(state, p3(1), ""); }
+void BM_P3_DeletionVectors(benchmark::State& state) { run_plan(state, p3(2), ""); }
+BENCHMARK(BM_P3_PartitionScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P3_FileScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P3_DeletionVectors)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// P5: many tiny manifests (a never-compacted streaming table).
+const GeneratedTable& p5() {
+  static GeneratedTable g = [] {
+    GeneratedTable t;
+    t.io = make_memory_file_io();
+    auto m = base_table(PartitionSpec::unpartitioned());
+    int manifests = std::max(500, static_cast<int>(50000 * scale()));
+    auto data = write_manifests(*t.io, *m, manifests, 1, ManifestContent::kData,
+                                [&](int i, int) { return data_file(i, 0, {}, 0); });
+    t.files = manifests;
+    finish_table(&t, m, data);
+    return t;
+  }();
+  return g;
+}
+
+void BM_P5_TinyManifests(benchmark::State& state) { run_plan(state, p5(), ""); }
+BENCHMARK(BM_P5_TinyManifests)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace floe
