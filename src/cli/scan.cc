@@ -150,7 +150,7 @@ Status print_rows(const GlobalOptions& options, const ScanCommand& cmd, TableSca
     }
     return Status::OK();
   };
-  auto summary = read_scan(scan, table.io, table.metadata, cmd.columns, sink);
+  auto summary = read_scan(scan, table.io, table.metadata, cmd.columns, sink, cmd.threads);
   if (!summary.ok() && summary.status().kind() != ErrorKind::kCancelled) return summary.status();
   if (format == OutputFormat::kTable) {
     if (!text) {

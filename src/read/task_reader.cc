@@ -10,6 +10,7 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/read/batch_ops.h"
 #include "floe/scan/evaluators.h"
+#include "floe/util/thread_pool.h"
 
 namespace floe {
 
@@ -445,7 +446,7 @@ Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
 Result<ReadSummary> read_scan(TableScan& scan, FileIOPtr io,
                               std::shared_ptr<const TableMetadata> table,
                               const std::vector<std::string>& columns,
-                              const ScanReader::BatchSink& sink) {
+                              const ScanReader::BatchSink& sink, int threads) {
   std::vector<int32_t> projection;
   for (const auto& name : columns) {
     const NestedField* f = scan.schema().find_field(name, false);
@@ -458,10 +459,28 @@ Result<ReadSummary> read_scan(TableScan& scan, FileIOPtr io,
     }
     projection.push_back(f->id);
   }
-  std::vector<CombinedScanTask> tasks = FLOE_TRY(scan.plan_tasks());
+  std::vector<CombinedScanTask> combined = FLOE_TRY(scan.plan_tasks());
+  std::vector<const FileScanTask*> tasks;
+  for (const auto& c : combined) {
+    for (const auto& t : c.tasks) tasks.push_back(&t);
+  }
   ScanReader reader(std::move(io), std::move(table), scan.schema(), projection);
-  for (const auto& combined : tasks) {
-    for (const auto& t : combined.tasks) FLOE_TRY(reader.read(t, sink));
+  // Tasks are read in parallel in windows; batches are delivered in task order, so the output is
+  // deterministic and memory stays bounded by one window.
+  ThreadPool pool(threads);
+  const size_t window = static_cast<size_t>(std::max(1, pool.size())) * 2;
+  for (size_t begin = 0; begin < tasks.size(); begin += window) {
+    size_t end = std::min(tasks.size(), begin + window);
+    std::vector<std::vector<ColumnBatch>> results(end - begin);
+    FLOE_TRY(pool.parallel_for(end - begin, [&](size_t i) {
+      return reader.read(*tasks[begin + i], [&](ColumnBatch&& b) {
+        results[i].push_back(std::move(b));
+        return Status::OK();
+      });
+    }));
+    for (auto& batches : results) {
+      for (auto& b : batches) FLOE_TRY(sink(std::move(b)));
+    }
   }
   const ReadStats& s = reader.stats();
   ReadSummary out;

@@ -89,3 +89,34 @@ TEST(CliScanTest, TimeTravelAndErrors) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(CliScanTest, PrintsRowsInEveryFormat) {
+  std::string t = (kFixtures / "duckdb-iceberg/equality_delete_cross_partition").string();
+  CliRun json = run_floe("scan " + t + " --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.out;
+  EXPECT_EQ(json.out,
+            "{\"part\":0,\"key\":999,\"val\":\"p0-k999\"}\n"
+            "{\"part\":1,\"key\":100,\"val\":\"p1-k100\"}\n"
+            "{\"part\":1,\"key\":888,\"val\":\"p1-k888\"}\n");
+  CliRun csv = run_floe("scan " + t + " --format csv --columns val,key --where \"part = 1\"");
+  ASSERT_EQ(csv.exit_code, 0) << csv.out;
+  EXPECT_EQ(csv.out, "val,key\np1-k100,100\np1-k888,888\n");
+  CliRun table = run_floe("scan " + t + " --limit 1");
+  ASSERT_EQ(table.exit_code, 0) << table.out;
+  EXPECT_NE(table.out.find("part  key  val"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("(1 row)"), std::string::npos) << table.out;
+  CliRun bad = run_floe("scan " + t + " --columns nope");
+  EXPECT_NE(bad.exit_code, 0);
+  EXPECT_NE(bad.out.find("'nope'"), std::string::npos);
+}
+
+TEST(CliScanTest, OrcTablesReportNotSupported) {
+  CliRun r = run_floe("scan " + (kFixtures / "impala/iceberg_partitioned_orc").string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.out.find("ORC"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("not supported"), std::string::npos) << r.out;
+}
+
+}  // namespace

@@ -67,8 +67,9 @@ class ScanReader {
   std::unordered_map<std::string, std::shared_ptr<const PuffinFooter>> puffin_cache_;
 };
 
-// Plans `scan` and reads every task in task order. `columns` are names in the scan's schema
-// (empty = all). A sink error stops the scan and is returned.
+// Plans `scan` and reads every task, `threads` at a time (0 = one per core), delivering batches
+// in task order. `columns` are names in the scan's schema (empty = all). A sink error stops the
+// scan and is returned (ErrorKind::kCancelled is how a sink asks to stop early).
 struct ReadSummary {
   int64_t files = 0;
   int64_t row_groups_read = 0;
@@ -81,6 +82,6 @@ struct ReadSummary {
 Result<ReadSummary> read_scan(TableScan& scan, FileIOPtr io,
                               std::shared_ptr<const TableMetadata> table,
                               const std::vector<std::string>& columns,
-                              const ScanReader::BatchSink& sink);
+                              const ScanReader::BatchSink& sink, int threads = 0);
 
 }  // namespace floe
