@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <set>
 #include <unordered_set>
 
@@ -252,6 +253,48 @@ Result<std::shared_ptr<const PuffinFooter>> ScanReader::puffin_footer_of(const D
   return ptr;
 }
 
+Result<std::vector<std::shared_ptr<const ScanReader::EqualityDeletes>>>
+ScanReader::equality_sets_for(const FileScanTask& task) {
+  // One key set per equality-id set: the delete files that share ids are merged (and the
+  // merged set cached by the list of files), so each row is probed once per id set whatever
+  // the number of delete files.
+  std::map<std::vector<int32_t>, std::vector<const DeleteFile*>> by_ids;
+  for (const auto& d : task.deletes) {
+    if (d->file.content != FileContent::kEqualityDeletes) continue;
+    if (!d->file.equality_ids || d->file.equality_ids->empty()) {
+      return invalid_data("equality-delete file {} has no equality_ids", d->file.file_path);
+    }
+    by_ids[*d->file.equality_ids].push_back(d.get());
+  }
+  std::vector<std::shared_ptr<const EqualityDeletes>> out;
+  for (auto& [ids, files] : by_ids) {
+    if (files.size() == 1) {
+      out.push_back(FLOE_TRY(equality_deletes_of(*files[0])));
+      continue;
+    }
+    std::string key;
+    for (const DeleteFile* f : files) key += f->file.file_path + '\n';
+    {
+      std::lock_guard lock(mu_);
+      auto it = equality_cache_.find(key);
+      if (it != equality_cache_.end()) {
+        out.push_back(it->second);
+        continue;
+      }
+    }
+    auto merged = std::make_shared<EqualityDeletes>();
+    merged->ids = ids;
+    for (const DeleteFile* f : files) {
+      auto one = FLOE_TRY(equality_deletes_of(*f));
+      merged->keys.insert(one->keys.begin(), one->keys.end());
+    }
+    std::lock_guard lock(mu_);
+    equality_cache_.emplace(key, merged);
+    out.push_back(std::move(merged));
+  }
+  return out;
+}
+
 Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
   PositionDeleteSet set;
   std::string key = match_key(task.file->file_path);
@@ -302,12 +345,7 @@ Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
   const ExprPtr residual = task.residual ? task.residual : always_true();
 
   // Columns to read: the output, the residual's and the equality deletes'.
-  std::vector<std::shared_ptr<const EqualityDeletes>> equality;
-  for (const auto& d : task.deletes) {
-    if (d->file.content == FileContent::kEqualityDeletes) {
-      equality.push_back(FLOE_TRY(equality_deletes_of(*d)));
-    }
-  }
+  std::vector<std::shared_ptr<const EqualityDeletes>> equality = FLOE_TRY(equality_sets_for(task));
   std::vector<NestedField> work = fields_;
   auto want_top_level = [&](int32_t id) {
     int32_t top = id;
