@@ -238,6 +238,62 @@ BENCHMARK(BM_P3_PartitionScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->
 BENCHMARK(BM_P3_FileScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_P3_DeletionVectors)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// P4: PlanningBenchmark parity: 30 partitions x 50,001 files, a 23-column schema with stats on
+// every column, and partition-scoped position deletes (one per partition).
+const GeneratedTable& p4() {
+  static GeneratedTable g = [] {
+    GeneratedTable t;
+    t.io = make_memory_file_io();
+    auto spec = std::make_shared<const PartitionSpec>(
+        0, std::vector<PartitionField>{{3, {}, 1000, "part", Transform::identity()}});
+    auto m = base_table(spec);
+    std::vector<NestedField> fields = m->schemas[0]->fields();
+    for (int i = 11; i <= 23; ++i)
+      fields.push_back(field(i, "c" + std::to_string(i), Type::int64()));
+    m->schemas = {std::make_shared<const Schema>(0, fields)};
+    m->last_column_id = 23;
+    const int partitions = 30;
+    const int per = std::max(200, static_cast<int>(50001 * scale()));
+    auto wide = [&](int p, int j) {
+      DataFile f = data_file(static_cast<int64_t>(p) * per + j, 0, {Literal::int32(p)}, 0);
+      for (int32_t id = 11; id <= 23; ++id) {
+        f.column_sizes.push_back({id, 400000});
+        f.value_counts.push_back({id, 10000});
+        f.null_value_counts.push_back({id, 0});
+        f.lower_bounds.push_back({id, *Literal::int64(j * 7 + id).to_bytes()});
+        f.upper_bounds.push_back({id, *Literal::int64(j * 7 + id + 500).to_bytes()});
+      }
+      return f;
+    };
+    auto data = write_manifests(*t.io, *m, partitions, per, ManifestContent::kData, wide);
+    auto deletes =
+        write_manifests(*t.io, *m, partitions, 1, ManifestContent::kDeletes, [&](int p, int) {
+          DataFile d;
+          d.content = FileContent::kPositionDeletes;
+          d.file_path = m->location + "/data/pdel-" + std::to_string(p) + ".parquet";
+          d.file_format = "PARQUET";
+          d.partition = {Literal::int32(p)};
+          d.record_count = 100;
+          d.file_size_in_bytes = 5000;
+          return d;
+        });
+    data.insert(data.end(), deletes.begin(), deletes.end());
+    t.files = static_cast<int64_t>(partitions) * per;
+    finish_table(&t, m, data);
+    return t;
+  }();
+  return g;
+}
+
+void BM_P4_NoFilter(benchmark::State& state) { run_plan(state, p4(), ""); }
+void BM_P4_MinMax(benchmark::State& state) { run_plan(state, p4(), "c15 < 1000"); }
+void BM_P4_PartitionAndMinMax(benchmark::State& state) {
+  run_plan(state, p4(), "part = 7 AND c15 < 1000");
+}
+BENCHMARK(BM_P4_NoFilter)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P4_MinMax)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P4_PartitionAndMinMax)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // P5: many tiny manifests (a never-compacted streaming table).
 const GeneratedTable& p5() {
   static GeneratedTable g = [] {

@@ -13,10 +13,10 @@ Status run_cat(const GlobalOptions& options, const std::string& path, const CatO
   if (size < 4) return invalid_data("{}: too short to be an Avro or Parquet file", path);
   std::string magic = FLOE_TRY(io->read_range(path, 0, 4));
   if (magic == std::string("Obj\x01", 4)) {
-    return not_supported("{}: Avro files are not readable yet", path);
+    return cat_avro(path, cat, out);
   }
   if (magic == "PAR1") {
-    return not_supported("{}: Parquet files are not readable yet", path);
+    return cat_parquet(path, cat, out);
   }
   return invalid_data("{}: not an Avro (Obj\\x01) or Parquet (PAR1) file", path);
 }

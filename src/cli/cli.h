@@ -52,6 +52,10 @@ Status run_cat(const GlobalOptions& options, const std::string& path, const CatO
 // floe cat on an Avro file (cat_avro.cc): records as JSON lines, or with --schema the schema,
 // codec and header metadata.
 Status cat_avro(const std::string& path, const CatOptions& cat, std::ostream& out);
+// floe cat on a Parquet file (cat_parquet.cc): rows as JSON lines (--limit, --columns), or with
+// --schema the Parquet schema with field ids and Iceberg types, or with --meta the row groups,
+// column chunks, encodings, codecs and statistics.
+Status cat_parquet(const std::string& path, const CatOptions& cat, std::ostream& out);
 
 // floe inspect --manifests [--entries] [--snapshot ID] (inspect_manifests.cc): manifest list
 // entries per snapshot and optionally the entries of each manifest.

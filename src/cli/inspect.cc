@@ -196,9 +196,7 @@ Status run_inspect(const GlobalOptions& options, const std::string& path,
   } else {
     print_report(out, file, metadata);
   }
-  if (inspect.manifests) {
-    return not_supported("inspect --manifests needs the manifest reader (not built yet)");
-  }
+  if (inspect.manifests) return inspect_manifests(options, file.path, metadata, inspect, out);
   return Status::OK();
 }
 

@@ -1,0 +1,197 @@
+// Parquet read and write throughput (performance.md workloads Q1-Q3, anchors H11/H12): a
+// 10-column table (ids, ints, doubles, timestamps, low- and high-cardinality strings, a flag)
+// written zstd by floe, then read back; BM_ParquetVsDuckDB also times DuckDB (1 thread) on the
+// same file in the same run and reports the ratios. Rows: FLOE_BENCH_ROWS (default 1M; the
+// issue's workload is 10M).
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "floe/format/parquet/reader.h"
+#include "floe/format/parquet/writer.h"
+
+namespace {
+
+using namespace floe;
+namespace fs = std::filesystem;
+
+int64_t bench_rows() {
+  const char* env = std::getenv("FLOE_BENCH_ROWS");
+  return env ? std::atoll(env) : 1000000;
+}
+
+NestedField field(int32_t id, const char* name, TypePtr type, bool required) {
+  NestedField f;
+  f.id = id;
+  f.name = name;
+  f.type = std::move(type);
+  f.required = required;
+  return f;
+}
+
+const Schema& bench_schema() {
+  static const Schema schema(
+      0,
+      {field(1, "id", Type::int64(), true), field(2, "qty", Type::int32(), false),
+       field(3, "amount", Type::int64(), false), field(4, "price", Type::float64(), false),
+       field(5, "score", Type::float64(), false), field(6, "event_ts", Type::timestamptz(), false),
+       field(7, "local_ts", Type::timestamp(), false), field(8, "country", Type::string(), false),
+       field(9, "user", Type::string(), false), field(10, "flag", Type::boolean(), false)});
+  return schema;
+}
+
+// Batches of 64k rows, generated once.
+const std::vector<ColumnBatch>& bench_batches() {
+  static std::vector<ColumnBatch> batches = [] {
+    std::vector<ColumnBatch> out;
+    std::mt19937_64 rng(1);
+    const char* countries[] = {"DE", "FR", "US", "JP", "BR", "IN", "CN", "GB", "IT", "ES"};
+    int64_t rows = bench_rows();
+    for (int64_t start = 0; start < rows; start += 65536) {
+      ColumnBatch b = ColumnBatch::make(bench_schema().fields());
+      int64_t n = std::min<int64_t>(65536, rows - start);
+      for (int64_t i = start; i < start + n; ++i) {
+        uint64_t x = rng();
+        b.columns[0]->append_fixed<int64_t>(i);
+        b.columns[1]->append_fixed<int32_t>(static_cast<int32_t>(x % 1000));
+        b.columns[2]->append_fixed<int64_t>(static_cast<int64_t>(x >> 20));
+        b.columns[3]->append_fixed<double>(static_cast<double>(x % 100000) / 100.0);
+        if (i % 17 == 0) {
+          b.columns[4]->append_null();
+        } else {
+          b.columns[4]->append_fixed<double>(static_cast<double>(x >> 11) * 0x1.0p-53);
+        }
+        b.columns[5]->append_fixed<int64_t>(1700000000000000LL + i * 1000 +
+                                            static_cast<int64_t>(x % 1000));
+        b.columns[6]->append_fixed<int64_t>(1600000000000000LL +
+                                            static_cast<int64_t>(x % 100000000000LL));
+        b.columns[7]->append_bytes(countries[x % 10]);
+        b.columns[8]->append_bytes(fmt::format("user-{:016x}", rng()));
+        b.columns[9]->append_bool(x & 1);
+      }
+      b.num_rows = n;
+      out.push_back(std::move(b));
+    }
+    return out;
+  }();
+  return batches;
+}
+
+fs::path bench_dir() {
+  static fs::path dir = [] {
+    fs::path d = fs::temp_directory_path() / ("floe-parquet-bench-" + std::to_string(::getpid()));
+    fs::create_directories(d);
+    std::atexit([] {
+      fs::remove_all(fs::temp_directory_path() /
+                     ("floe-parquet-bench-" + std::to_string(::getpid())));
+    });
+    return d;
+  }();
+  return dir;
+}
+
+Result<parquet::DataFileMetrics> write_file(const std::string& path) {
+  auto w = FLOE_TRY(parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema()));
+  for (const auto& b : bench_batches()) FLOE_TRY(w->write(b));
+  return w->close();
+}
+
+Result<int64_t> read_file(const std::string& path) {
+  auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path));
+  int64_t rows = 0;
+  while (true) {
+    auto b = FLOE_TRY(r->next_batch());
+    if (!b) break;
+    rows += b->num_rows;
+  }
+  return rows;
+}
+
+const std::string& bench_file() {
+  static std::string path = [] {
+    std::string p = (bench_dir() / "floe.parquet").string();
+    auto m = write_file(p);
+    if (!m.ok()) std::fprintf(stderr, "%s\n", m.status().to_string().c_str());
+    return p;
+  }();
+  return path;
+}
+
+void BM_ParquetWrite(benchmark::State& state) {
+  bench_batches();
+  std::string path = (bench_dir() / "write.parquet").string();
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    auto m = write_file(path);
+    if (!m.ok()) state.SkipWithError(m.status().to_string().c_str());
+    bytes = m.ok() ? m->file_size : 0;
+  }
+  state.SetItemsProcessed(state.iterations() * bench_rows());
+  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
+}
+BENCHMARK(BM_ParquetWrite)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ParquetRead(benchmark::State& state) {
+  const std::string& path = bench_file();
+  for (auto _ : state) {
+    auto rows = read_file(path);
+    if (!rows.ok()) state.SkipWithError(rows.status().to_string().c_str());
+  }
+  state.SetItemsProcessed(state.iterations() * bench_rows());
+}
+BENCHMARK(BM_ParquetRead)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+template <typename F>
+double best_seconds(int runs, F&& f) {
+  double best = 1e30;
+  for (int i = 0; i < runs; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best,
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+// floe vs DuckDB (1 thread) on the same file in the same run. Targets: read >= 1x, write >= 2x.
+void BM_ParquetVsDuckDB(benchmark::State& state) {
+  const std::string& path = bench_file();
+  std::string oracle = fs::path(__FILE__).parent_path().parent_path() / "tests" / "oracle";
+  for (auto _ : state) {
+    double floe_read = best_seconds(3, [&] { (void)read_file(path); });
+    std::string out = (bench_dir() / "again.parquet").string();
+    double floe_write = best_seconds(2, [&] { (void)write_file(out); });
+    std::string cmd = "cd '" + oracle + "' && node parquet_bench_duckdb.mjs '" + path + "' '" +
+                      bench_dir().string() + "'";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    std::string text;
+    char buf[4096];
+    size_t n;
+    while (pipe && (n = fread(buf, 1, sizeof(buf), pipe)) > 0) text.append(buf, n);
+    if (pipe) pclose(pipe);
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.contains("read_s")) {
+      state.SkipWithError(("DuckDB timing failed: " + text).c_str());
+      return;
+    }
+    double rows = static_cast<double>(bench_rows());
+    double duck_read = j["read_s"], duck_write = j["write_s"];
+    state.counters["floe_read_Mrows_s"] = rows / floe_read / 1e6;
+    state.counters["duckdb_read_Mrows_s"] = rows / duck_read / 1e6;
+    state.counters["read_ratio"] = duck_read / floe_read;
+    state.counters["floe_write_Mrows_s"] = rows / floe_write / 1e6;
+    state.counters["duckdb_write_Mrows_s"] = rows / duck_write / 1e6;
+    state.counters["write_ratio"] = duck_write / floe_write;
+    state.counters["floe_file_MB"] = static_cast<double>(fs::file_size(path)) / 1e6;
+    state.counters["duckdb_file_MB"] =
+        static_cast<double>(fs::file_size(bench_dir() / "duckdb_out.parquet")) / 1e6;
+  }
+}
+BENCHMARK(BM_ParquetVsDuckDB)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
+}  // namespace

@@ -1,0 +1,91 @@
+// ParquetWriter: writes ColumnBatches of an Iceberg schema as a Parquet file the way Iceberg
+// needs it: field ids on every node (except the repeated list/key_value groups), zstd by
+// default, dictionary encoding with fallback to PLAIN, row groups and pages by size, column
+// statistics, and on close the per-column metrics Iceberg stores in manifests (value, null and
+// NaN counts, lower/upper bounds per metrics mode, column sizes) plus split offsets.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/columnar/column_vector.h"
+#include "floe/format/parquet/metadata.h"
+#include "floe/io/file_io.h"
+#include "floe/spec/schema.h"
+
+namespace floe::parquet {
+
+// write.metadata.metrics.* modes.
+struct MetricsMode {
+  enum Kind { kNone, kCounts, kTruncate, kFull };
+  Kind kind = kTruncate;
+  int length = 16;                                          // kTruncate
+  static Result<MetricsMode> parse(std::string_view text);  // none|counts|truncate(N)|full
+  std::string to_string() const;
+};
+
+struct WriterOptions {
+  Codec codec = Codec::kZstd;                // write.parquet.compression-codec
+  int compression_level = 3;                 // write.parquet.compression-level (zstd, gzip)
+  int64_t row_group_size_bytes = 128 << 20;  // write.parquet.row-group-size-bytes
+  int64_t page_size_bytes = 1 << 20;         // write.parquet.page-size-bytes
+  int64_t page_row_limit = 20000;            // write.parquet.page-row-limit
+  bool dictionary_enabled = true;
+  int64_t dict_size_bytes = 2 << 20;              // write.parquet.dict-size-bytes
+  MetricsMode default_metrics;                    // write.metadata.metrics.default
+  std::map<int32_t, MetricsMode> column_metrics;  // by field id
+  std::vector<KeyValue> key_value_metadata;       // footer key/value pairs
+  std::string created_by = "floe version 0.1.0";
+
+  // From Iceberg table properties (names and defaults of the Java implementation).
+  static Result<WriterOptions> from_properties(const std::map<std::string, std::string>& props,
+                                               const Schema& schema);
+};
+
+// What Iceberg's DataFile needs from a written file. Maps are keyed by field id.
+struct DataFileMetrics {
+  int64_t record_count = 0;
+  int64_t file_size = 0;
+  std::map<int32_t, int64_t> column_sizes;
+  std::map<int32_t, int64_t> value_counts;
+  std::map<int32_t, int64_t> null_value_counts;
+  std::map<int32_t, int64_t> nan_value_counts;
+  std::map<int32_t, std::string> lower_bounds;  // Iceberg single-value binary form
+  std::map<int32_t, std::string> upper_bounds;
+  std::vector<int64_t> split_offsets;  // row group start offsets
+};
+
+class ParquetWriter {
+ public:
+  static Result<std::unique_ptr<ParquetWriter>> open(FileIOPtr io, std::string path,
+                                                     const Schema& schema,
+                                                     WriterOptions options = {});
+  ~ParquetWriter();
+
+  // Columns are matched to the schema's top-level fields by position; types must match.
+  Status write(const ColumnBatch& batch);
+  // Flushes the last row group, writes the footer and the file; returns the metrics.
+  Result<DataFileMetrics> close();
+  // Bytes buffered or written so far (for rolling files by size).
+  int64_t estimated_size() const;
+
+  struct Impl;
+
+ private:
+  ParquetWriter() = default;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Iceberg truncation of bounds (spec §6): the lower bound is a prefix of N code points (bytes
+// for binary); the upper bound is that prefix with its last unit incremented (nullopt when every
+// unit overflows).
+std::string truncate_lower_string(std::string_view utf8, int n);
+std::optional<std::string> truncate_upper_string(std::string_view utf8, int n);
+std::string truncate_lower_binary(std::string_view bytes, int n);
+std::optional<std::string> truncate_upper_binary(std::string_view bytes, int n);
+
+}  // namespace floe::parquet

@@ -1,0 +1,173 @@
+#include "format/parquet/codec.h"
+
+#include <libdeflate.h>
+#include <lz4.h>
+#include <snappy-c.h>
+#include <zstd.h>
+
+#include <cstring>
+
+#include "floe/util/compression.h"
+
+namespace floe::parquet::internal {
+
+struct PageCodec::State {
+  ZSTD_DCtx* dctx = nullptr;
+  ZSTD_CCtx* cctx = nullptr;
+  libdeflate_decompressor* inflater = nullptr;
+  libdeflate_compressor* deflater = nullptr;
+  int deflate_level = -1;
+  ~State() {
+    if (dctx) ZSTD_freeDCtx(dctx);
+    if (cctx) ZSTD_freeCCtx(cctx);
+    if (inflater) libdeflate_free_decompressor(inflater);
+    if (deflater) libdeflate_free_compressor(deflater);
+  }
+};
+
+PageCodec::PageCodec() : state_(std::make_unique<State>()) {}
+PageCodec::~PageCodec() = default;
+
+namespace {
+
+uint32_t load_be32(const uint8_t* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+// Hadoop's LZ4 framing: blocks of [BE uncompressed size][BE compressed size][lz4 block].
+bool hadoop_lz4(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_size) {
+  size_t in = 0, out = 0;
+  while (in < n) {
+    if (n - in < 8) return false;
+    uint32_t usize = load_be32(src + in);
+    uint32_t csize = load_be32(src + in + 4);
+    in += 8;
+    if (csize > n - in || usize > dst_size - out) return false;
+    int got = LZ4_decompress_safe(reinterpret_cast<const char*>(src + in),
+                                  reinterpret_cast<char*>(dst + out), static_cast<int>(csize),
+                                  static_cast<int>(usize));
+    if (got < 0 || static_cast<uint32_t>(got) != usize) return false;
+    in += csize;
+    out += usize;
+  }
+  return out == dst_size;
+}
+
+}  // namespace
+
+Status PageCodec::decompress(Codec codec, const uint8_t* src, size_t n, uint8_t* dst,
+                             size_t dst_size) {
+  switch (codec) {
+    case Codec::kUncompressed:
+      if (n != dst_size) {
+        return invalid_data("uncompressed page has {} bytes, header says {}", n, dst_size);
+      }
+      std::memcpy(dst, src, n);
+      return Status::OK();
+    case Codec::kSnappy: {
+      size_t len = 0;
+      if (::snappy_uncompressed_length(reinterpret_cast<const char*>(src), n, &len) != SNAPPY_OK ||
+          len != dst_size) {
+        return invalid_data("snappy: corrupt page or wrong size");
+      }
+      if (::snappy_uncompress(reinterpret_cast<const char*>(src), n, reinterpret_cast<char*>(dst),
+                              &len) != SNAPPY_OK) {
+        return invalid_data("snappy: corrupt page");
+      }
+      return Status::OK();
+    }
+    case Codec::kZstd: {
+      if (!state_->dctx) state_->dctx = ZSTD_createDCtx();
+      size_t got = ZSTD_decompressDCtx(state_->dctx, dst, dst_size, src, n);
+      if (ZSTD_isError(got)) return invalid_data("zstd: {}", ZSTD_getErrorName(got));
+      if (got != dst_size)
+        return invalid_data("zstd: page decompressed to {} bytes, expected {}", got, dst_size);
+      return Status::OK();
+    }
+    case Codec::kGzip: {
+      if (!state_->inflater) state_->inflater = libdeflate_alloc_decompressor();
+      size_t in_used = 0, got = 0;
+      auto rc =
+          libdeflate_gzip_decompress_ex(state_->inflater, src, n, dst, dst_size, &in_used, &got);
+      if (rc == LIBDEFLATE_SUCCESS && got == dst_size) return Status::OK();
+      // Several gzip members or trailing padding: the general path handles both.
+      auto whole = gzip_decompress(std::string_view(reinterpret_cast<const char*>(src), n));
+      if (!whole.ok()) return whole.status();
+      if (whole->size() != dst_size) return invalid_data("gzip: page has the wrong size");
+      std::memcpy(dst, whole->data(), dst_size);
+      return Status::OK();
+    }
+    case Codec::kLz4Raw: {
+      int got =
+          LZ4_decompress_safe(reinterpret_cast<const char*>(src), reinterpret_cast<char*>(dst),
+                              static_cast<int>(n), static_cast<int>(dst_size));
+      if (got < 0 || static_cast<size_t>(got) != dst_size) return invalid_data("lz4: corrupt page");
+      return Status::OK();
+    }
+    case Codec::kLz4: {
+      if (hadoop_lz4(src, n, dst, dst_size)) return Status::OK();
+      int got =
+          LZ4_decompress_safe(reinterpret_cast<const char*>(src), reinterpret_cast<char*>(dst),
+                              static_cast<int>(n), static_cast<int>(dst_size));
+      if (got < 0 || static_cast<size_t>(got) != dst_size) return invalid_data("lz4: corrupt page");
+      return Status::OK();
+    }
+    default:
+      return not_supported("Parquet codec {} is not supported", codec_name(codec));
+  }
+}
+
+Status PageCodec::compress(Codec codec, const uint8_t* src, size_t n, int level, std::string* out) {
+  size_t base = out->size();
+  switch (codec) {
+    case Codec::kUncompressed:
+      out->append(reinterpret_cast<const char*>(src), n);
+      return Status::OK();
+    case Codec::kSnappy: {
+      size_t cap = snappy_max_compressed_length(n);
+      out->resize(base + cap);
+      size_t len = cap;
+      if (::snappy_compress(reinterpret_cast<const char*>(src), n, out->data() + base, &len) !=
+          SNAPPY_OK) {
+        return Status(ErrorKind::kInternal, "snappy: compression failed");
+      }
+      out->resize(base + len);
+      return Status::OK();
+    }
+    case Codec::kZstd: {
+      if (!state_->cctx) state_->cctx = ZSTD_createCCtx();
+      size_t cap = ZSTD_compressBound(n);
+      out->resize(base + cap);
+      size_t len = ZSTD_compressCCtx(state_->cctx, out->data() + base, cap, src, n, level);
+      if (ZSTD_isError(len)) return Status(ErrorKind::kInternal, "zstd: compression failed");
+      out->resize(base + len);
+      return Status::OK();
+    }
+    case Codec::kGzip: {
+      if (!state_->deflater || state_->deflate_level != level) {
+        if (state_->deflater) libdeflate_free_compressor(state_->deflater);
+        state_->deflater = libdeflate_alloc_compressor(level);
+        state_->deflate_level = level;
+      }
+      size_t cap = libdeflate_gzip_compress_bound(state_->deflater, n);
+      out->resize(base + cap);
+      size_t len = libdeflate_gzip_compress(state_->deflater, src, n, out->data() + base, cap);
+      if (len == 0) return Status(ErrorKind::kInternal, "gzip: compression failed");
+      out->resize(base + len);
+      return Status::OK();
+    }
+    case Codec::kLz4Raw: {
+      int cap = LZ4_compressBound(static_cast<int>(n));
+      out->resize(base + static_cast<size_t>(cap));
+      int len = LZ4_compress_default(reinterpret_cast<const char*>(src), out->data() + base,
+                                     static_cast<int>(n), cap);
+      if (len <= 0) return Status(ErrorKind::kInternal, "lz4: compression failed");
+      out->resize(base + static_cast<size_t>(len));
+      return Status::OK();
+    }
+    default:
+      return not_supported("writing Parquet codec {} is not supported", codec_name(codec));
+  }
+}
+
+}  // namespace floe::parquet::internal

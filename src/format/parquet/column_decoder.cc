@@ -1,0 +1,565 @@
+#include "format/parquet/column_decoder.h"
+
+#include <algorithm>
+
+#include "format/parquet/encoding.h"
+
+namespace floe::parquet::internal {
+
+namespace {
+
+int physical_width(PhysicalType t, int type_length) {
+  switch (t) {
+    case PhysicalType::kBoolean:
+      return 1;
+    case PhysicalType::kInt32:
+    case PhysicalType::kFloat:
+      return 4;
+    case PhysicalType::kInt64:
+    case PhysicalType::kDouble:
+      return 8;
+    case PhysicalType::kInt96:
+      return 12;
+    case PhysicalType::kFixedLenByteArray:
+      return type_length;
+    case PhysicalType::kByteArray:
+      return 0;
+  }
+  return 0;
+}
+
+TypePtr carrier_type(PhysicalType t, int type_length) {
+  switch (t) {
+    case PhysicalType::kBoolean:
+      return Type::boolean();
+    case PhysicalType::kInt32:
+      return Type::int32();
+    case PhysicalType::kInt64:
+      return Type::int64();
+    case PhysicalType::kInt96:
+      return Type::fixed(12);
+    case PhysicalType::kFloat:
+      return Type::float32();
+    case PhysicalType::kDouble:
+      return Type::float64();
+    case PhysicalType::kByteArray:
+      return Type::binary();
+    case PhysicalType::kFixedLenByteArray:
+      return Type::fixed(type_length);
+  }
+  return Type::binary();
+}
+
+uint32_t load_le32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// Appends `count` fixed-width slots to dst and returns where they start.
+uint8_t* grow_fixed(ColumnVector* dst, int64_t count, int width) {
+  size_t old = dst->values().size();
+  dst->values().resize(old + static_cast<size_t>(count) * width);
+  dst->set_length(dst->length() + count);
+  return dst->values().data() + old;
+}
+
+template <int W>
+void gather_fixed(const uint8_t* dict, const uint32_t* idx, int64_t n, uint8_t* out) {
+  for (int64_t i = 0; i < n; ++i)
+    std::memcpy(out + i * W, dict + static_cast<size_t>(idx[i]) * W, W);
+}
+
+constexpr int64_t kJulianEpochDay = 2440588;
+constexpr int64_t kMicrosPerDay = 86400000000LL;
+
+}  // namespace
+
+Status ColumnDecoder::decode_levels(Encoding enc, const uint8_t* p, size_t n, int16_t max_level,
+                                    int64_t count, int16_t* out, size_t* consumed, bool prefixed) {
+  int bw = bit_width_of(static_cast<uint64_t>(max_level));
+  if (enc == Encoding::kRle) {
+    size_t len = n;
+    size_t skip = 0;
+    if (prefixed) {
+      if (n < 4) return invalid_data("truncated level data");
+      len = load_le32(p);
+      skip = 4;
+      if (len > n - 4) return invalid_data("level data length {} past the page", len);
+    }
+    RleDecoder d(p + skip, len, bw);
+    int64_t got = d.get(out, count);
+    if (got != count) return invalid_data("level data holds {} of {} levels", got, count);
+    for (int64_t i = 0; i < count; ++i) {
+      if (static_cast<uint16_t>(out[i]) > static_cast<uint16_t>(max_level)) {
+        return invalid_data("level {} above the maximum {}", out[i], max_level);
+      }
+    }
+    *consumed = skip + len;
+    return Status::OK();
+  }
+  if (enc == Encoding::kBitPacked) {
+    // Deprecated BIT_PACKED levels: most significant bit first, no length prefix.
+    size_t bytes = (static_cast<size_t>(count) * bw + 7) / 8;
+    if (bytes > n) return invalid_data("truncated BIT_PACKED levels");
+    for (int64_t i = 0; i < count; ++i) {
+      int v = 0;
+      for (int b = 0; b < bw; ++b) {
+        size_t bit = static_cast<size_t>(i) * bw + b;
+        v = (v << 1) | ((p[bit / 8] >> (7 - bit % 8)) & 1);
+      }
+      if (v > max_level) return invalid_data("level {} above the maximum {}", v, max_level);
+      out[i] = static_cast<int16_t>(v);
+    }
+    *consumed = bytes;
+    return Status::OK();
+  }
+  return not_supported("level encoding {}", encoding_name(enc));
+}
+
+Status ColumnDecoder::decode_plain(const uint8_t* p, size_t n, int64_t count, ColumnVector* dst) {
+  const LeafSpec& s = *spec_;
+  // Every PLAIN value takes at least one bit; this also bounds the allocations below.
+  if (count < 0 || static_cast<uint64_t>(count) > static_cast<uint64_t>(n) * 8) {
+    return invalid_data("page claims {} values in {} bytes", count, n);
+  }
+  switch (s.physical) {
+    case PhysicalType::kBoolean: {
+      if (static_cast<size_t>((count + 7) / 8) > n) return invalid_data("truncated PLAIN booleans");
+      uint8_t* out = grow_fixed(dst, count, 1);
+      for (int64_t i = 0; i < count; ++i) out[i] = (p[i >> 3] >> (i & 7)) & 1;
+      return Status::OK();
+    }
+    case PhysicalType::kByteArray: {
+      Buffer& offsets = dst->offsets();
+      Buffer& data = dst->data();
+      size_t base_off = offsets.size();
+      offsets.resize(base_off + static_cast<size_t>(count) * 4);
+      int32_t* o = reinterpret_cast<int32_t*>(offsets.data() + base_off);
+      data.reserve(data.size() + n);
+      size_t pos = 0;
+      int64_t total = static_cast<int64_t>(data.size());
+      for (int64_t i = 0; i < count; ++i) {
+        if (n - pos < 4) return invalid_data("truncated PLAIN byte array");
+        uint32_t len = load_le32(p + pos);
+        pos += 4;
+        if (len > n - pos) return invalid_data("PLAIN byte array length {} past the page", len);
+        data.append(p + pos, len);
+        pos += len;
+        total += len;
+        if (total > INT32_MAX) return not_supported("column chunk over 2 GiB of strings");
+        o[i] = static_cast<int32_t>(total);
+      }
+      dst->set_length(dst->length() + count);
+      return Status::OK();
+    }
+    default: {
+      int w = physical_width(s.physical, s.type_length);
+      size_t bytes = static_cast<size_t>(count) * w;
+      if (bytes > n) return invalid_data("truncated PLAIN values ({} > {} bytes)", bytes, n);
+      std::memcpy(grow_fixed(dst, count, w), p, bytes);
+      return Status::OK();
+    }
+  }
+}
+
+Status ColumnDecoder::convert(const ColumnVector& src, ColumnVector* dst) {
+  int64_t n = src.length();
+  switch (spec_->conv) {
+    case Conv::kNone:
+      return Status(ErrorKind::kInternal, "convert without conversion");
+    case Conv::kI32ToI64: {
+      auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
+      const int32_t* in = src.raw<int32_t>();
+      for (int64_t i = 0; i < n; ++i) o[i] = in[i];
+      return Status::OK();
+    }
+    case Conv::kU32ToI64: {
+      auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
+      const uint32_t* in = src.raw<uint32_t>();
+      for (int64_t i = 0; i < n; ++i) o[i] = in[i];
+      return Status::OK();
+    }
+    case Conv::kMillis32ToMicros: {
+      auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
+      const int32_t* in = src.raw<int32_t>();
+      for (int64_t i = 0; i < n; ++i) o[i] = int64_t{in[i]} * 1000;
+      return Status::OK();
+    }
+    case Conv::kMillisToMicros: {
+      auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
+      const int64_t* in = src.raw<int64_t>();
+      for (int64_t i = 0; i < n; ++i) o[i] = in[i] * 1000;
+      return Status::OK();
+    }
+    case Conv::kNanosToMicros: {
+      auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
+      const int64_t* in = src.raw<int64_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        o[i] = in[i] >= 0 ? in[i] / 1000 : -((-in[i] + 999) / 1000);
+      }
+      return Status::OK();
+    }
+    case Conv::kInt96: {
+      auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
+      const uint8_t* in = src.values().data();
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t nanos;
+        int32_t day;
+        std::memcpy(&nanos, in + i * 12, 8);
+        std::memcpy(&day, in + i * 12 + 8, 4);
+        int64_t micros_of_day = nanos >= 0 ? nanos / 1000 : -((-nanos + 999) / 1000);
+        o[i] = (int64_t{day} - kJulianEpochDay) * kMicrosPerDay + micros_of_day;
+      }
+      return Status::OK();
+    }
+    case Conv::kI32ToDecimal: {
+      auto* o = grow_fixed(dst, n, 16);
+      const int32_t* in = src.raw<int32_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        int128_t v = in[i];
+        std::memcpy(o + i * 16, &v, 16);
+      }
+      return Status::OK();
+    }
+    case Conv::kI64ToDecimal: {
+      auto* o = grow_fixed(dst, n, 16);
+      const int64_t* in = src.raw<int64_t>();
+      for (int64_t i = 0; i < n; ++i) {
+        int128_t v = in[i];
+        std::memcpy(o + i * 16, &v, 16);
+      }
+      return Status::OK();
+    }
+    case Conv::kBytesToDecimal: {
+      auto* o = grow_fixed(dst, n, 16);
+      for (int64_t i = 0; i < n; ++i) {
+        std::string_view b = src.bytes_at(i);
+        if (b.size() > 16) return invalid_data("decimal value of {} bytes", b.size());
+        int128_t v = decimal_from_bytes(b);
+        std::memcpy(o + i * 16, &v, 16);
+      }
+      return Status::OK();
+    }
+  }
+  return Status::OK();
+}
+
+Status ColumnDecoder::decode_dictionary_page(const uint8_t* p, size_t n, int64_t count) {
+  if (count < 0) return invalid_data("dictionary page with {} values", count);
+  dict_ = ColumnVector::make(spec_->type);
+  if (spec_->conv == Conv::kNone) {
+    FLOE_TRY(decode_plain(p, n, count, dict_.get()));
+  } else {
+    scratch_->clear();
+    FLOE_TRY(decode_plain(p, n, count, scratch_.get()));
+    FLOE_TRY(convert(*scratch_, dict_.get()));
+  }
+  has_dict_ = true;
+  return Status::OK();
+}
+
+Status ColumnDecoder::decode_values(Encoding enc, const uint8_t* p, size_t n, int64_t count,
+                                    ColumnVector* out) {
+  const LeafSpec& s = *spec_;
+  if (enc == Encoding::kPlainDictionary || enc == Encoding::kRleDictionary) {
+    if (!has_dict_) return invalid_data("dictionary-encoded page without a dictionary page");
+    if (count == 0) return Status::OK();
+    if (n < 1) return invalid_data("truncated dictionary indices");
+    int bw = p[0];
+    if (bw > 32) return invalid_data("dictionary index bit width {}", bw);
+    indices_.resize(static_cast<size_t>(count));
+    RleDecoder d(p + 1, n - 1, bw);
+    if (d.get(indices_.data(), count) != count) return invalid_data("truncated dictionary indices");
+    const ColumnVector& dict = *dict_;
+    uint32_t dict_size = static_cast<uint32_t>(dict.length());
+    uint32_t bad = 0;
+    for (int64_t i = 0; i < count; ++i) bad |= indices_[i] >= dict_size;
+    if (bad) return invalid_data("dictionary index out of range (dictionary has {})", dict_size);
+    int w = dict.value_width();
+    if (w > 0) {
+      uint8_t* o = grow_fixed(out, count, w);
+      const uint8_t* dv = dict.values().data();
+      switch (w) {
+        case 1:
+          for (int64_t i = 0; i < count; ++i) o[i] = dv[indices_[i]];
+          break;
+        case 4:
+          gather_fixed<4>(dv, indices_.data(), count, o);
+          break;
+        case 8:
+          gather_fixed<8>(dv, indices_.data(), count, o);
+          break;
+        case 16:
+          gather_fixed<16>(dv, indices_.data(), count, o);
+          break;
+        default:
+          for (int64_t i = 0; i < count; ++i) {
+            std::memcpy(o + i * w, dv + static_cast<size_t>(indices_[i]) * w, w);
+          }
+      }
+      return Status::OK();
+    }
+    const int32_t* doff = dict.offsets().as<int32_t>();
+    const uint8_t* dd = dict.data().data();
+    Buffer& offsets = out->offsets();
+    size_t base_off = offsets.size();
+    offsets.resize(base_off + static_cast<size_t>(count) * 4);
+    int32_t* o = reinterpret_cast<int32_t*>(offsets.data() + base_off);
+    int64_t total = static_cast<int64_t>(out->data().size());
+    int64_t bytes = 0;
+    for (int64_t i = 0; i < count; ++i) bytes += doff[indices_[i] + 1] - doff[indices_[i]];
+    if (total + bytes > INT32_MAX) return not_supported("column chunk over 2 GiB of strings");
+    Buffer& data = out->data();
+    data.resize(static_cast<size_t>(total + bytes));
+    uint8_t* dst = data.data();
+    for (int64_t i = 0; i < count; ++i) {
+      uint32_t k = indices_[i];
+      int32_t len = doff[k + 1] - doff[k];
+      std::memcpy(dst + total, dd + doff[k], static_cast<size_t>(len));
+      total += len;
+      o[i] = static_cast<int32_t>(total);
+    }
+    out->set_length(out->length() + count);
+    return Status::OK();
+  }
+
+  ColumnVector* dst = out;
+  if (s.conv != Conv::kNone) {
+    scratch_->clear();
+    dst = scratch_.get();
+  }
+  switch (enc) {
+    case Encoding::kPlain:
+      FLOE_TRY(decode_plain(p, n, count, dst));
+      break;
+    case Encoding::kRle: {
+      if (s.physical != PhysicalType::kBoolean) return invalid_data("RLE values on a non-boolean");
+      if (n < 4) return invalid_data("truncated RLE booleans");
+      uint32_t len = load_le32(p);
+      if (len > n - 4) return invalid_data("RLE boolean length past the page");
+      RleDecoder d(p + 4, len, 1);
+      uint8_t* o = grow_fixed(dst, count, 1);
+      if (d.get(o, count) != count) return invalid_data("truncated RLE booleans");
+      break;
+    }
+    case Encoding::kDeltaBinaryPacked: {
+      size_t used;
+      FLOE_TRY(decode_delta_binary(p, n, &delta_, &used));
+      if (static_cast<int64_t>(delta_.size()) < count) {
+        return invalid_data("DELTA_BINARY_PACKED holds {} of {} values", delta_.size(), count);
+      }
+      if (s.physical == PhysicalType::kInt32) {
+        auto* o = reinterpret_cast<int32_t*>(grow_fixed(dst, count, 4));
+        for (int64_t i = 0; i < count; ++i) o[i] = static_cast<int32_t>(delta_[i]);
+      } else if (s.physical == PhysicalType::kInt64) {
+        std::memcpy(grow_fixed(dst, count, 8), delta_.data(), static_cast<size_t>(count) * 8);
+      } else {
+        return invalid_data("DELTA_BINARY_PACKED on {}", physical_type_name(s.physical));
+      }
+      break;
+    }
+    case Encoding::kDeltaLengthByteArray:
+    case Encoding::kDeltaByteArray: {
+      bool prefixed = enc == Encoding::kDeltaByteArray;
+      size_t used = 0, used2 = 0;
+      if (prefixed) {
+        FLOE_TRY(decode_delta_binary(p, n, &delta2_, &used2));  // prefix lengths
+      }
+      FLOE_TRY(decode_delta_binary(p + used2, n - used2, &delta_, &used));  // (suffix) lengths
+      if (static_cast<int64_t>(delta_.size()) < count ||
+          (prefixed && static_cast<int64_t>(delta2_.size()) < count)) {
+        return invalid_data("delta byte array holds fewer than {} values", count);
+      }
+      const uint8_t* q = p + used2 + used;
+      size_t left = n - used2 - used;
+      int w = physical_width(s.physical, s.type_length);
+      std::string prev;
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t plen = prefixed ? delta2_[i] : 0;
+        int64_t slen = delta_[i];
+        if (plen < 0 || slen < 0 || static_cast<size_t>(plen) > prev.size() ||
+            static_cast<size_t>(slen) > left) {
+          return invalid_data("bad delta byte array lengths");
+        }
+        if (prefixed) {
+          prev.resize(static_cast<size_t>(plen));
+          prev.append(reinterpret_cast<const char*>(q), static_cast<size_t>(slen));
+        } else {
+          prev.assign(reinterpret_cast<const char*>(q), static_cast<size_t>(slen));
+        }
+        q += slen;
+        left -= static_cast<size_t>(slen);
+        if (w > 0) {
+          if (prev.size() != static_cast<size_t>(w))
+            return invalid_data("fixed value of wrong length");
+          std::memcpy(grow_fixed(dst, 1, w), prev.data(), static_cast<size_t>(w));
+        } else {
+          dst->data().append(prev.data(), prev.size());
+          if (dst->data().size() > INT32_MAX) return not_supported("column chunk over 2 GiB");
+          dst->offsets().push<int32_t>(static_cast<int32_t>(dst->data().size()));
+          dst->set_length(dst->length() + 1);
+        }
+      }
+      break;
+    }
+    case Encoding::kByteStreamSplit: {
+      int w = physical_width(s.physical, s.type_length);
+      if (w <= 0 || s.physical == PhysicalType::kBoolean) {
+        return invalid_data("BYTE_STREAM_SPLIT on {}", physical_type_name(s.physical));
+      }
+      size_t bytes = static_cast<size_t>(count) * w;
+      if (bytes > n) return invalid_data("truncated BYTE_STREAM_SPLIT values");
+      // The streams are sized by the page's value count, which may exceed `count` only if
+      // the page holds extra bytes; use the real stream length.
+      size_t stream = n / static_cast<size_t>(w);
+      uint8_t* o = grow_fixed(dst, count, w);
+      for (int b = 0; b < w; ++b) {
+        const uint8_t* src = p + static_cast<size_t>(b) * stream;
+        for (int64_t i = 0; i < count; ++i) o[i * w + b] = src[i];
+      }
+      break;
+    }
+    default:
+      return not_supported("Parquet encoding {}", encoding_name(enc));
+  }
+  if (dst != out) FLOE_TRY(convert(*dst, out));
+  return Status::OK();
+}
+
+Status ColumnDecoder::decode(const LeafSpec& spec, const ColumnMetaData& meta,
+                             std::string_view chunk, ColumnVector* out, std::vector<int16_t>* defs,
+                             std::vector<int16_t>* reps) {
+  spec_ = &spec;
+  has_dict_ = false;
+  scratch_ = ColumnVector::make(carrier_type(spec.physical, spec.type_length));
+  defs->clear();
+  reps->clear();
+  int64_t total = meta.num_values;
+  if (total < 0) return invalid_data("negative value count");
+  // Size the output once: growing page by page would copy (and page-fault) it repeatedly.
+  int width = out->value_width();
+  if (width > 0) {
+    out->values().reserve(out->values().size() + static_cast<size_t>(total) * width);
+  } else if (!out->offsets().empty()) {
+    out->offsets().reserve(out->offsets().size() + static_cast<size_t>(total) * 4);
+    out->data().reserve(out->data().size() +
+                        static_cast<size_t>(std::max<int64_t>(0, meta.total_uncompressed_size)));
+  }
+  if (spec.max_def > 0) defs->reserve(static_cast<size_t>(total));
+  if (spec.max_rep > 0) reps->reserve(static_cast<size_t>(total));
+  const auto* base = reinterpret_cast<const uint8_t*>(chunk.data());
+  size_t pos = 0;
+  int64_t seen = 0;
+  while (seen < total && pos < chunk.size()) {
+    PageHeader h;
+    size_t hsize = 0;
+    FLOE_TRY(decode_page_header(chunk.substr(pos), &h, &hsize));
+    pos += hsize;
+    if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
+        static_cast<size_t>(h.compressed_page_size) > chunk.size() - pos) {
+      return invalid_data("page of {} bytes runs past the column chunk ({} bytes left)",
+                          h.compressed_page_size, chunk.size() - pos);
+    }
+    const uint8_t* body = base + pos;
+    size_t body_size = static_cast<size_t>(h.compressed_page_size);
+    pos += body_size;
+    if (h.type == PageType::kDictionaryPage) {
+      if (!h.dictionary_page_header) return invalid_data("dictionary page without its header");
+      page_.resize(static_cast<size_t>(h.uncompressed_page_size));
+      FLOE_TRY(codec_.decompress(meta.codec, body, body_size, page_.data(), page_.size()));
+      FLOE_TRY(
+          decode_dictionary_page(page_.data(), page_.size(), h.dictionary_page_header->num_values));
+      continue;
+    }
+    if (h.type != PageType::kDataPage && h.type != PageType::kDataPageV2) continue;
+
+    int64_t nvals;
+    Encoding enc;
+    const uint8_t* p;
+    size_t n;
+    size_t rep_bytes = 0, def_bytes = 0;
+    const uint8_t* level_base = nullptr;
+    bool v2 = h.type == PageType::kDataPageV2;
+    if (!v2) {
+      if (!h.data_page_header) return invalid_data("data page without its header");
+      nvals = h.data_page_header->num_values;
+      enc = h.data_page_header->encoding;
+      page_.resize(static_cast<size_t>(h.uncompressed_page_size));
+      FLOE_TRY(codec_.decompress(meta.codec, body, body_size, page_.data(), page_.size()));
+      p = page_.data();
+      n = page_.size();
+    } else {
+      if (!h.data_page_header_v2) return invalid_data("data page v2 without its header");
+      const auto& d = *h.data_page_header_v2;
+      nvals = d.num_values;
+      enc = d.encoding;
+      if (d.repetition_levels_byte_length < 0 || d.definition_levels_byte_length < 0 ||
+          static_cast<size_t>(d.repetition_levels_byte_length) +
+                  static_cast<size_t>(d.definition_levels_byte_length) >
+              body_size ||
+          d.repetition_levels_byte_length + d.definition_levels_byte_length >
+              h.uncompressed_page_size) {
+        return invalid_data("data page v2 level lengths past the page");
+      }
+      rep_bytes = static_cast<size_t>(d.repetition_levels_byte_length);
+      def_bytes = static_cast<size_t>(d.definition_levels_byte_length);
+      level_base = body;
+      size_t lv = rep_bytes + def_bytes;
+      size_t usize = static_cast<size_t>(h.uncompressed_page_size) - lv;
+      page_.resize(usize);
+      if (d.is_compressed && meta.codec != Codec::kUncompressed) {
+        FLOE_TRY(codec_.decompress(meta.codec, body + lv, body_size - lv, page_.data(), usize));
+      } else {
+        if (body_size - lv != usize) return invalid_data("data page v2 size mismatch");
+        std::memcpy(page_.data(), body + lv, usize);
+      }
+      p = page_.data();
+      n = page_.size();
+    }
+    if (nvals < 0 || nvals > total - seen) {
+      return invalid_data("page holds {} values, the chunk only {} more", nvals, total - seen);
+    }
+    int64_t present = nvals;
+    if (spec.max_rep > 0) {
+      size_t old = reps->size();
+      reps->resize(old + static_cast<size_t>(nvals));
+      size_t used;
+      if (v2) {
+        FLOE_TRY(decode_levels(Encoding::kRle, level_base, rep_bytes, spec.max_rep, nvals,
+                               reps->data() + old, &used, false));
+      } else {
+        FLOE_TRY(decode_levels(h.data_page_header->repetition_level_encoding, p, n, spec.max_rep,
+                               nvals, reps->data() + old, &used, true));
+        p += used;
+        n -= used;
+      }
+    }
+    if (spec.max_def > 0) {
+      size_t old = defs->size();
+      defs->resize(old + static_cast<size_t>(nvals));
+      size_t used;
+      if (v2) {
+        FLOE_TRY(decode_levels(Encoding::kRle, level_base + rep_bytes, def_bytes, spec.max_def,
+                               nvals, defs->data() + old, &used, false));
+      } else {
+        FLOE_TRY(decode_levels(h.data_page_header->definition_level_encoding, p, n, spec.max_def,
+                               nvals, defs->data() + old, &used, true));
+        p += used;
+        n -= used;
+      }
+      const int16_t* d = defs->data() + old;
+      int64_t c = 0;
+      for (int64_t i = 0; i < nvals; ++i) c += d[i] == spec.max_def;
+      present = c;
+    }
+    FLOE_TRY(decode_values(enc, p, n, present, out));
+    seen += nvals;
+  }
+  if (seen != total) {
+    return invalid_data("column chunk holds {} of its {} values", seen, total);
+  }
+  return Status::OK();
+}
+
+}  // namespace floe::parquet::internal

@@ -1,0 +1,575 @@
+#include "floe/format/parquet/reader.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "format/parquet/column_decoder.h"
+#include "format/parquet/schema_internal.h"
+
+namespace floe::parquet {
+
+using internal::ColumnDecoder;
+using internal::Conv;
+using internal::FileSchema;
+using internal::LeafSpec;
+using internal::MNode;
+
+namespace {
+
+constexpr int64_t kTailRead = 64 * 1024;
+
+// One node on the way from a top-level column down to a leaf.
+struct Step {
+  MNode::Kind kind;
+  ColumnVector* col;
+  bool owner;  // this leaf builds the node's validity / offsets
+  int16_t def;
+  int16_t entry_def;
+  int16_t rep;
+  std::vector<uint8_t>* valid;
+};
+
+int64_t chunk_start(const ColumnMetaData& m) {
+  int64_t start = m.data_page_offset;
+  if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 &&
+      *m.dictionary_page_offset < start) {
+    start = *m.dictionary_page_offset;
+  }
+  return start;
+}
+
+// Spreads the dense values of `col` over slots: slot i takes the next value when valid[i].
+Status expand(ColumnVector* col, const std::vector<uint8_t>& valid) {
+  int64_t slots = static_cast<int64_t>(valid.size());
+  int64_t dense = col->length();
+  int64_t nvalid = 0;
+  for (uint8_t v : valid) nvalid += v;
+  if (nvalid != dense) {
+    return invalid_data("levels promise {} values, pages hold {}", nvalid, dense);
+  }
+  if (slots != dense) {
+    int w = col->value_width();
+    if (w > 0) {
+      col->values().resize(static_cast<size_t>(slots) * w);
+      uint8_t* v = col->values().data();
+      int64_t j = dense - 1;
+      for (int64_t i = slots - 1; i >= 0; --i) {
+        if (valid[i]) {
+          if (i != j) std::memcpy(v + i * w, v + j * w, w);
+          --j;
+        } else {
+          std::memset(v + i * w, 0, w);
+        }
+      }
+    } else {
+      Buffer offsets;
+      offsets.resize(static_cast<size_t>(slots + 1) * 4);
+      int32_t* o = offsets.as<int32_t>();
+      const int32_t* old = col->offsets().as<int32_t>();
+      o[0] = 0;
+      int64_t j = 0;
+      for (int64_t i = 0; i < slots; ++i) {
+        j += valid[i];
+        o[i + 1] = old[j];
+      }
+      col->offsets() = std::move(offsets);
+    }
+  }
+  col->set_length(slots);
+  col->set_validity_from_bytes(valid.data(), slots);
+  return Status::OK();
+}
+
+std::optional<Literal> stat_literal(const MNode& m, const std::string& b) {
+  const TypePtr& t = m.field.type;
+  auto le32 = [&](int32_t* v) {
+    if (b.size() != 4) return false;
+    std::memcpy(v, b.data(), 4);
+    return true;
+  };
+  auto le64 = [&](int64_t* v) {
+    if (b.size() != 8) return false;
+    std::memcpy(v, b.data(), 8);
+    return true;
+  };
+  switch (m.physical) {
+    case PhysicalType::kBoolean:
+      if (b.size() != 1) return std::nullopt;
+      return Literal::boolean(b[0] != 0);
+    case PhysicalType::kInt32: {
+      int32_t v;
+      if (!le32(&v)) return std::nullopt;
+      switch (m.conv) {
+        case Conv::kNone:
+          return Literal::of_int(t, v);
+        case Conv::kI32ToI64:
+          return Literal::int64(v);
+        case Conv::kU32ToI64:
+          return Literal::int64(static_cast<uint32_t>(v));
+        case Conv::kMillis32ToMicros:
+          return Literal::time(int64_t{v} * 1000);
+        case Conv::kI32ToDecimal:
+          return Literal::decimal(v, t->precision(), t->scale());
+        default:
+          return std::nullopt;
+      }
+    }
+    case PhysicalType::kInt64: {
+      int64_t v;
+      if (!le64(&v)) return std::nullopt;
+      switch (m.conv) {
+        case Conv::kNone:
+          return Literal::of_int(t, v);
+        case Conv::kMillisToMicros:
+          return Literal::of_int(t, v * 1000);
+        case Conv::kI64ToDecimal:
+          return Literal::decimal(v, t->precision(), t->scale());
+        default:
+          return std::nullopt;
+      }
+    }
+    case PhysicalType::kFloat: {
+      float f;
+      if (b.size() != 4) return std::nullopt;
+      std::memcpy(&f, b.data(), 4);
+      if (std::isnan(f)) return std::nullopt;
+      return Literal::float32(f);
+    }
+    case PhysicalType::kDouble: {
+      double d;
+      if (b.size() != 8) return std::nullopt;
+      std::memcpy(&d, b.data(), 8);
+      if (std::isnan(d)) return std::nullopt;
+      return Literal::float64(d);
+    }
+    case PhysicalType::kByteArray:
+    case PhysicalType::kFixedLenByteArray:
+      if (m.conv == Conv::kBytesToDecimal) {
+        if (b.empty() || b.size() > 16) return std::nullopt;
+        return Literal::decimal(decimal_from_bytes(b), t->precision(), t->scale());
+      }
+      if (t->id() == TypeId::kUuid) {
+        if (b.size() != 16) return std::nullopt;
+        Uuid u;
+        std::memcpy(u.bytes.data(), b.data(), 16);
+        return Literal::uuid(u);
+      }
+      if (t->id() == TypeId::kFixed && b.size() != static_cast<size_t>(t->length())) {
+        return std::nullopt;
+      }
+      return Literal::of_bytes(t, b);
+    case PhysicalType::kInt96:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+void collect_primitives(const std::vector<MNode>& fields, std::vector<const MNode*>* out) {
+  for (const auto& f : fields) {
+    if (f.kind == MNode::kPrimitive) out->push_back(&f);
+    collect_primitives(f.children, out);
+  }
+}
+
+// Keeps the nodes that are selected or have a selected descendant. A selected node keeps its
+// whole subtree; lists and maps are kept whole.
+bool prune(MNode& m, const std::set<int32_t>& ids) {
+  if (ids.count(m.field.id)) return true;
+  if (m.kind == MNode::kStruct) {
+    std::vector<MNode> kept;
+    for (auto& c : m.children) {
+      if (prune(c, ids)) kept.push_back(std::move(c));
+    }
+    if (kept.empty()) return false;
+    m.children = std::move(kept);
+    std::vector<NestedField> kids;
+    for (auto& c : m.children) kids.push_back(c.field);
+    m.field.type = Type::struct_of(std::move(kids));
+    return true;
+  }
+  if (m.kind == MNode::kList || m.kind == MNode::kMap) {
+    for (auto& c : m.children) {
+      MNode copy = c;
+      if (prune(copy, ids)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+struct ParquetReader::Impl {
+  FileSchema fs;
+  std::vector<MNode> selected;  // projected top-level fields
+  ColumnDecoder decoder;
+  std::vector<int16_t> defs, reps;
+};
+
+ParquetReader::~ParquetReader() = default;
+
+Result<std::unique_ptr<ParquetReader>> ParquetReader::open(FileIOPtr io, std::string path,
+                                                           ReaderOptions options) {
+  std::unique_ptr<ParquetReader> r(new ParquetReader());
+  r->io_ = io;
+  r->path_ = path;
+  r->options_ = options;
+  auto fail = [&](const Status& s) { return s.with_context(path); };
+  int64_t size;
+  if (options.file_size) {
+    size = *options.file_size;
+  } else {
+    auto s = io->file_size(path);
+    if (!s.ok()) return s.status();
+    size = *s;
+  }
+  r->file_size_ = size;
+  if (size < 12) return fail(invalid_data("too short for a Parquet file ({} bytes)", size));
+  int64_t tail_len = std::min(size, kTailRead);
+  auto tail_r = io->read_range(path, size - tail_len, tail_len);
+  if (!tail_r.ok()) return tail_r.status();
+  std::string tail = std::move(*tail_r);
+  if (tail.compare(tail.size() - 4, 4, "PAR1") != 0) {
+    if (tail.compare(tail.size() - 4, 4, "PARE") == 0) {
+      return fail(not_supported("encrypted Parquet footers are not supported"));
+    }
+    return fail(invalid_data("bad magic: not a Parquet file (no PAR1 at the end)"));
+  }
+  if (tail_len == size && tail.compare(0, 4, "PAR1") != 0) {
+    return fail(invalid_data("bad magic: not a Parquet file (no PAR1 at the start)"));
+  }
+  uint32_t footer_len;
+  std::memcpy(&footer_len, tail.data() + tail.size() - 8, 4);
+  if (static_cast<int64_t>(footer_len) > size - 12) {
+    return fail(invalid_data("footer length {} runs past the start of the file ({} bytes)",
+                             footer_len, size));
+  }
+  std::string footer;
+  if (static_cast<int64_t>(footer_len) + 8 <= tail_len) {
+    footer = tail.substr(tail.size() - 8 - footer_len, footer_len);
+  } else {
+    auto f = io->read_range(path, size - 8 - footer_len, footer_len);
+    if (!f.ok()) return f.status();
+    footer = std::move(*f);
+  }
+  Status st = decode_file_metadata(footer, &r->metadata_);
+  if (!st.ok()) return fail(st);
+  auto fs = internal::map_schema(r->metadata_, options.name_mapping);
+  if (!fs.ok()) return fail(fs.status());
+  r->impl_ = std::make_unique<Impl>();
+  r->impl_->fs = std::move(*fs);
+  // Validate the row groups against the schema and the file once, so reads can trust them.
+  size_t ncols = r->impl_->fs.leaves.size();
+  for (size_t g = 0; g < r->metadata_.row_groups.size(); ++g) {
+    const RowGroup& rg = r->metadata_.row_groups[g];
+    if (rg.num_rows < 0 || rg.num_rows > INT32_MAX) {
+      return fail(invalid_data("row group {} claims {} rows", g, rg.num_rows));
+    }
+    if (rg.columns.size() != ncols) {
+      return fail(
+          invalid_data("row group {} has {} columns, the schema {}", g, rg.columns.size(), ncols));
+    }
+    for (size_t c = 0; c < ncols; ++c) {
+      const ColumnChunk& cc = rg.columns[c];
+      if (!cc.meta_data) return fail(invalid_data("row group {} column {} lacks metadata", g, c));
+      if (!cc.file_path.empty()) {
+        return fail(
+            not_supported("column chunks in other files ({}) are not supported", cc.file_path));
+      }
+      const ColumnMetaData& m = *cc.meta_data;
+      int64_t start = chunk_start(m);
+      if (start < 0 || m.total_compressed_size < 0 || start + m.total_compressed_size > size) {
+        return fail(
+            invalid_data("row group {} column {}: chunk [{}, +{}) runs past the file ({} "
+                         "bytes)",
+                         g, c, start, m.total_compressed_size, size));
+      }
+    }
+  }
+  std::vector<NestedField> fields;
+  for (const auto& f : r->impl_->fs.fields) fields.push_back(f.field);
+  r->schema_ = std::make_unique<Schema>(0, std::move(fields));
+  r->id_source_ = r->impl_->fs.id_source;
+  r->element_ids_ = r->impl_->fs.element_ids;
+  r->impl_->selected = r->impl_->fs.fields;
+  for (const auto& f : r->impl_->selected) r->output_fields_.push_back(f.field);
+  return r;
+}
+
+Status ParquetReader::select(const std::vector<int32_t>& field_ids) {
+  std::set<int32_t> ids(field_ids.begin(), field_ids.end());
+  impl_->selected.clear();
+  output_fields_.clear();
+  for (const auto& f : impl_->fs.fields) {
+    MNode copy = f;
+    if (prune(copy, ids)) impl_->selected.push_back(std::move(copy));
+  }
+  // Keep the caller's order for top-level ids.
+  std::vector<MNode> ordered;
+  for (int32_t id : field_ids) {
+    for (auto& m : impl_->selected) {
+      if (m.field.id == id && m.pnode >= 0) {
+        ordered.push_back(std::move(m));
+        m.pnode = -1;
+      }
+    }
+  }
+  for (auto& m : impl_->selected) {
+    if (m.pnode >= 0) ordered.push_back(std::move(m));
+  }
+  impl_->selected = std::move(ordered);
+  for (const auto& f : impl_->selected) output_fields_.push_back(f.field);
+  return Status::OK();
+}
+
+Result<RowGroupInfo> ParquetReader::row_group_info(int index) const {
+  if (index < 0 || index >= num_row_groups()) {
+    return invalid_argument("{}: no row group {}", path_, index);
+  }
+  const RowGroup& rg = metadata_.row_groups[index];
+  RowGroupInfo info;
+  info.index = index;
+  info.num_rows = rg.num_rows;
+  if (!rg.columns.empty()) info.start_offset = chunk_start(*rg.columns[0].meta_data);
+  for (const auto& c : rg.columns) info.compressed_size += c.meta_data->total_compressed_size;
+  std::vector<const MNode*> prims;
+  collect_primitives(impl_->fs.fields, &prims);
+  for (const MNode* m : prims) {
+    const ColumnMetaData& cm = *rg.columns[m->leaf].meta_data;
+    ColumnStats s;
+    s.field_id = m->field.id;
+    s.value_count = cm.num_values;
+    if (cm.statistics) {
+      const Statistics& st = *cm.statistics;
+      s.null_count = st.null_count;
+      if (!m->in_repeated) {
+        const std::string* lo = st.min_value ? &*st.min_value : nullptr;
+        const std::string* hi = st.max_value ? &*st.max_value : nullptr;
+        // Legacy min/max used signed byte order; only trust them for numbers.
+        bool numeric = m->physical != PhysicalType::kByteArray &&
+                       m->physical != PhysicalType::kFixedLenByteArray &&
+                       m->conv != Conv::kU32ToI64;
+        if (!lo && numeric && st.min) lo = &*st.min;
+        if (!hi && numeric && st.max) hi = &*st.max;
+        if (lo && hi) {
+          s.lower = stat_literal(*m, *lo);
+          s.upper = stat_literal(*m, *hi);
+          if (!s.lower || !s.upper) s.lower.reset(), s.upper.reset();
+        }
+      }
+    }
+    info.stats[s.field_id] = std::move(s);
+  }
+  return info;
+}
+
+void ParquetReader::set_row_group_filter(std::function<bool(const RowGroupInfo&)> filter) {
+  filter_ = std::move(filter);
+  pending_.reset();
+}
+
+Result<std::vector<int>> ParquetReader::selected_row_groups() const {
+  std::vector<int> out;
+  int64_t lo = options_.split_start;
+  int64_t hi = options_.split_length < 0 ? INT64_MAX : lo + options_.split_length;
+  for (int g = 0; g < num_row_groups(); ++g) {
+    const RowGroup& rg = metadata_.row_groups[g];
+    int64_t start = rg.columns.empty() ? 4 : chunk_start(*rg.columns[0].meta_data);
+    if (start < lo || start >= hi) continue;
+    if (filter_) {
+      auto info = FLOE_TRY(row_group_info(g));
+      if (!filter_(info)) continue;
+    }
+    out.push_back(g);
+  }
+  return out;
+}
+
+namespace {
+
+struct Assembly {
+  std::vector<std::vector<uint8_t>> valids;  // per owned step
+};
+
+// Builds the chain of steps for every leaf under `m`, in leaf order.
+void build_chains(const MNode& m, ColumnVector* col, std::vector<Step>& prefix,
+                  std::vector<std::pair<const MNode*, std::vector<Step>>>* out,
+                  std::set<const void*>* owned, Assembly* a) {
+  Step s{m.kind, col, owned->insert(col).second, m.def, m.entry_def, m.rep, nullptr};
+  prefix.push_back(s);
+  if (m.kind == MNode::kPrimitive) {
+    out->emplace_back(&m, prefix);
+  } else {
+    for (size_t i = 0; i < m.children.size(); ++i) {
+      build_chains(m.children[i], &col->child(i), prefix, out, owned, a);
+    }
+  }
+  prefix.pop_back();
+}
+
+}  // namespace
+
+Result<ColumnBatch> ParquetReader::read_row_group(int index) {
+  if (index < 0 || index >= num_row_groups()) {
+    return invalid_argument("{}: no row group {}", path_, index);
+  }
+  const RowGroup& rg = metadata_.row_groups[index];
+  ColumnBatch batch = ColumnBatch::make(output_fields_);
+  batch.num_rows = rg.num_rows;
+  Impl& im = *impl_;
+  for (size_t f = 0; f < im.selected.size(); ++f) {
+    const MNode& top = im.selected[f];
+    ColumnVector* col = batch.columns[f].get();
+    std::vector<Step> prefix;
+    std::vector<std::pair<const MNode*, std::vector<Step>>> chains;
+    std::set<const void*> owned;
+    Assembly a;
+    build_chains(top, col, prefix, &chains, &owned, &a);
+    // Validity bytes for every owned step.
+    size_t nowned = 0;
+    for (auto& [leaf, steps] : chains) {
+      for (auto& s : steps) nowned += s.owner;
+    }
+    a.valids.resize(nowned);
+    size_t k = 0;
+    for (auto& [leaf, steps] : chains) {
+      for (auto& s : steps) {
+        if (s.owner) s.valid = &a.valids[k++];
+      }
+    }
+    for (auto& [leaf, steps] : chains) {
+      const ColumnChunk& cc = rg.columns[leaf->leaf];
+      const ColumnMetaData& meta = *cc.meta_data;
+      const internal::PNode& pn = im.fs.nodes[leaf->pnode];
+      if (pn.rep == 0 && meta.num_values != rg.num_rows) {
+        return invalid_data("{}: row group {} has {} rows, column chunk {} values", path_, index,
+                            rg.num_rows, meta.num_values);
+      }
+      if (meta.num_values < 0 || meta.num_values > INT32_MAX) {
+        return invalid_data("{}: column chunk claims {} values", path_, meta.num_values);
+      }
+      LeafSpec spec{leaf->physical, leaf->type_length, pn.def,
+                    pn.rep,         leaf->conv,        leaf->field.type};
+      int64_t start = chunk_start(meta);
+      auto bytes = io_->read_range(path_, start, meta.total_compressed_size);
+      if (!bytes.ok()) return bytes.status().with_context(path_);
+      ColumnVector* leaf_col = steps.back().col;
+      Status st = im.decoder.decode(spec, meta, *bytes, leaf_col, &im.defs, &im.reps);
+      if (!st.ok()) {
+        std::string name;
+        for (const auto& p : meta.path_in_schema) name += (name.empty() ? "" : ".") + p;
+        return st.with_context(fmt::format("{}: row group {} column {}", path_, index, name));
+      }
+      int64_t entries = meta.num_values;
+      const int16_t* d = im.defs.empty() ? nullptr : im.defs.data();
+      const int16_t* r = im.reps.empty() ? nullptr : im.reps.data();
+      if (pn.rep == 0) {
+        // Flat: one entry per row; each step is valid iff the level reaches it.
+        if (entries != rg.num_rows) {
+          return invalid_data("{}: row group {} has {} rows, a column {} values", path_, index,
+                              rg.num_rows, entries);
+        }
+        for (auto& s : steps) {
+          if (!s.owner) continue;
+          s.valid->resize(static_cast<size_t>(entries));
+          uint8_t* v = s.valid->data();
+          if (d == nullptr || s.def == 0) {
+            std::memset(v, 1, static_cast<size_t>(entries));
+          } else {
+            for (int64_t i = 0; i < entries; ++i) v[i] = d[i] >= s.def;
+          }
+        }
+      } else {
+        // Nested: walk the levels, opening lists and slots as Dremel prescribes.
+        int rep_step[64] = {0};
+        for (size_t t = 0; t < steps.size(); ++t) {
+          if (steps[t].kind == MNode::kList || steps[t].kind == MNode::kMap) {
+            if (steps[t].rep < 64) rep_step[steps[t].rep] = static_cast<int>(t);
+          }
+        }
+        int64_t rows = 0;
+        for (int64_t i = 0; i < entries; ++i) {
+          int16_t di = d ? d[i] : pn.def;
+          int16_t ri = r[i];
+          size_t t = 0;
+          if (ri == 0) {
+            ++rows;
+          } else {
+            if (ri > pn.rep) return invalid_data("{}: repetition level {} too high", path_, ri);
+            Step& l = steps[rep_step[ri]];
+            if (i == 0) return invalid_data("{}: first repetition level is not 0", path_);
+            if (l.owner) ++l.col->offsets().as<int32_t>()[l.col->offsets().size() / 4 - 1];
+            t = static_cast<size_t>(rep_step[ri]) + 1;
+          }
+          for (; t < steps.size(); ++t) {
+            Step& s = steps[t];
+            if (di < s.def) {
+              // Null here: every node down to the next list (or the leaf) gets a null slot.
+              for (size_t u = t; u < steps.size(); ++u) {
+                Step& x = steps[u];
+                if (x.owner) {
+                  x.valid->push_back(0);
+                  if (x.kind == MNode::kList || x.kind == MNode::kMap) {
+                    Buffer& o = x.col->offsets();
+                    o.push<int32_t>(o.as<int32_t>()[o.size() / 4 - 1]);
+                  }
+                }
+                if (x.kind != MNode::kStruct) break;
+              }
+              break;
+            }
+            if (s.owner) s.valid->push_back(1);
+            if (s.kind == MNode::kList || s.kind == MNode::kMap) {
+              if (s.owner) {
+                Buffer& o = s.col->offsets();
+                o.push<int32_t>(o.as<int32_t>()[o.size() / 4 - 1] + (di >= s.entry_def ? 1 : 0));
+              }
+              if (di < s.entry_def) break;
+            } else if (s.kind == MNode::kPrimitive) {
+              break;
+            }
+          }
+        }
+        if (rows != rg.num_rows) {
+          return invalid_data("{}: row group {} has {} rows, a column {}", path_, index,
+                              rg.num_rows, rows);
+        }
+      }
+      FLOE_TRY(expand(leaf_col, *steps.back().valid));
+    }
+    // Finish the owned non-leaf nodes.
+    for (auto& [leaf, steps] : chains) {
+      for (size_t t = 0; t + 1 < steps.size(); ++t) {
+        Step& s = steps[t];
+        if (!s.owner) continue;
+        s.col->set_length(static_cast<int64_t>(s.valid->size()));
+        s.col->set_validity_from_bytes(s.valid->data(), static_cast<int64_t>(s.valid->size()));
+      }
+    }
+  }
+  return batch;
+}
+
+Result<std::optional<ColumnBatch>> ParquetReader::next_batch() {
+  if (!pending_) {
+    pending_ = FLOE_TRY(selected_row_groups());
+    next_ = 0;
+  }
+  if (next_ >= pending_->size()) return std::optional<ColumnBatch>();
+  auto b = FLOE_TRY(read_row_group((*pending_)[next_++]));
+  return std::optional<ColumnBatch>(std::move(b));
+}
+
+Result<std::vector<ColumnBatch>> read_parquet_file(FileIOPtr io, const std::string& path,
+                                                   ReaderOptions options) {
+  auto reader = FLOE_TRY(ParquetReader::open(std::move(io), path, std::move(options)));
+  std::vector<ColumnBatch> out;
+  while (true) {
+    auto b = FLOE_TRY(reader->next_batch());
+    if (!b) break;
+    out.push_back(std::move(*b));
+  }
+  return out;
+}
+
+}  // namespace floe::parquet

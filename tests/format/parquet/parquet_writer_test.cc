@@ -1,0 +1,429 @@
+// Files floe writes (every type, nulls, nested columns, every codec) read back equal by floe,
+// DuckDB and hyparquet, with field ids where DuckDB's parquet_schema() shows them; and the
+// Iceberg metrics the writer reports.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+
+#include "floe/format/parquet/reader.h"
+#include "floe/format/parquet/writer.h"
+#include "format/parquet/parquet_test_util.h"
+
+namespace floe::parquet {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::canonical_rows;
+using testing::oracle_dir;
+using testing::run_command;
+using testing::shell_quote;
+
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() /
+           fmt::format("floe-parquet-{}-{}", ::getpid(), std::random_device()());
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+};
+
+NestedField field(int32_t id, std::string name, TypePtr type, bool required) {
+  NestedField f;
+  f.id = id;
+  f.name = std::move(name);
+  f.type = std::move(type);
+  f.required = required;
+  return f;
+}
+
+Schema all_types_schema() {
+  std::vector<NestedField> f = {
+      field(1, "id", Type::int32(), true),
+      field(2, "b", Type::boolean(), false),
+      field(3, "i", Type::int32(), false),
+      field(4, "l", Type::int64(), false),
+      field(5, "f", Type::float32(), false),
+      field(6, "d", Type::float64(), false),
+      field(7, "dec9", Type::decimal(9, 2), false),
+      field(8, "dec18", Type::decimal(18, 4), false),
+      field(9, "dec38", Type::decimal(38, 10), false),
+      field(10, "date", Type::date(), false),
+      field(11, "time", Type::time(), false),
+      field(12, "ts", Type::timestamp(), false),
+      field(13, "tstz", Type::timestamptz(), false),
+      field(14, "tsns", Type::timestamp_ns(), false),
+      field(15, "s", Type::string(), false),
+      field(16, "u", Type::uuid(), false),
+      field(17, "fx", Type::fixed(5), false),
+      field(18, "bin", Type::binary(), false),
+      field(19, "st",
+            Type::struct_of(
+                {field(20, "a", Type::int32(), false), field(21, "c", Type::string(), false)}),
+            false),
+      field(22, "li", Type::list_of(23, Type::int64(), false), false),
+      field(24, "ls",
+            Type::list_of(25, Type::struct_of({field(26, "x", Type::int64(), false)}), true),
+            false),
+      field(27, "m", Type::map_of(28, Type::string(), 29, Type::int32(), false), false),
+      field(30, "lowcard", Type::string(), false),
+  };
+  return Schema(0, f);
+}
+
+ColumnBatch all_types_batch(const Schema& schema, int64_t rows, uint64_t seed) {
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  b.num_rows = rows;
+  std::mt19937_64 rng(seed);
+  auto col = [&](int i) -> ColumnVector& { return *b.columns[i]; };
+  for (int64_t r = 0; r < rows; ++r) {
+    bool null = r % 7 == 3;
+    col(0).append_fixed<int32_t>(static_cast<int32_t>(r));
+    auto maybe = [&](int c, auto fn) {
+      if (null) {
+        col(c).append_null();
+      } else {
+        fn(col(c));
+      }
+    };
+    int64_t x = static_cast<int64_t>(rng());
+    maybe(1, [&](ColumnVector& c) { c.append_bool(x & 1); });
+    maybe(2, [&](ColumnVector& c) { c.append_fixed<int32_t>(static_cast<int32_t>(x)); });
+    maybe(3, [&](ColumnVector& c) { c.append_fixed<int64_t>(x); });
+    maybe(4, [&](ColumnVector& c) {
+      c.append_fixed<float>(r % 11 == 5 ? NAN : static_cast<float>(x % 100000) / 7.0f);
+    });
+    maybe(5, [&](ColumnVector& c) {
+      c.append_fixed<double>(r % 13 == 2 ? -0.0 : static_cast<double>(x % 1000000) / 3.0);
+    });
+    maybe(6, [&](ColumnVector& c) { c.append_fixed<int128_t>(x % 999999999); });
+    maybe(7, [&](ColumnVector& c) { c.append_fixed<int128_t>(x % 999999999999999999LL); });
+    maybe(8, [&](ColumnVector& c) {
+      int128_t v = static_cast<int128_t>(x) * 1000000000000LL + (r * 7919);
+      c.append_fixed<int128_t>(v);
+    });
+    maybe(9, [&](ColumnVector& c) {
+      c.append_fixed<int32_t>(static_cast<int32_t>(x % 40000) - 20000);
+    });
+    maybe(10,
+          [&](ColumnVector& c) { c.append_fixed<int64_t>((x & 0x7fffffffffff) % 86400000000LL); });
+    maybe(11, [&](ColumnVector& c) { c.append_fixed<int64_t>(x % 4000000000000000LL); });
+    maybe(12, [&](ColumnVector& c) { c.append_fixed<int64_t>(x % 4000000000000000LL); });
+    maybe(13, [&](ColumnVector& c) { c.append_fixed<int64_t>(x % 4000000000000000000LL); });
+    maybe(14, [&](ColumnVector& c) {
+      c.append_bytes(fmt::format("str-{}-\xc3\xa9\xe2\x82\xac-{}", r, x % 1000));
+    });
+    maybe(15, [&](ColumnVector& c) {
+      std::string u(16, '\0');
+      for (int k = 0; k < 16; ++k) u[k] = static_cast<char>(rng());
+      c.append_bytes(u);
+    });
+    maybe(16, [&](ColumnVector& c) { c.append_bytes(std::string("\x00\x01\xff", 3) + "ab"); });
+    maybe(17,
+          [&](ColumnVector& c) { c.append_bytes(std::string(static_cast<size_t>(r % 9), 'z')); });
+    // struct<a int, c string>: null struct, or fields that are sometimes null
+    if (null) {
+      col(18).append_null();
+    } else {
+      ColumnVector& st = col(18);
+      if (r % 5 == 1) {
+        st.child(0).append_null();
+      } else {
+        st.child(0).append_fixed<int32_t>(static_cast<int32_t>(r));
+      }
+      st.child(1).append_bytes(fmt::format("c{}", r % 3));
+      st.append_struct();
+    }
+    // list<long>: null list, empty list, or 1..3 elements with a null element
+    if (null) {
+      col(19).append_null();
+    } else {
+      int n = static_cast<int>(r % 4);
+      for (int k = 0; k < n; ++k) {
+        if (k == 1 && r % 3 == 0) {
+          col(19).child(0).append_null();
+        } else {
+          col(19).child(0).append_fixed<int64_t>(r * 10 + k);
+        }
+      }
+      col(19).append_list(n);
+    }
+    // list<struct<x long>> with required elements
+    if (null) {
+      col(20).append_null();
+    } else {
+      int n = static_cast<int>(r % 3);
+      ColumnVector& e = col(20).child(0);
+      for (int k = 0; k < n; ++k) {
+        e.child(0).append_fixed<int64_t>(r + k);
+        e.append_struct();
+      }
+      col(20).append_list(n);
+    }
+    // map<string, int>
+    if (null) {
+      col(21).append_null();
+    } else {
+      int n = static_cast<int>(r % 3);
+      for (int k = 0; k < n; ++k) {
+        col(21).child(0).append_bytes(fmt::format("k{}", k));
+        if (k == 1) {
+          col(21).child(1).append_null();
+        } else {
+          col(21).child(1).append_fixed<int32_t>(static_cast<int32_t>(r + k));
+        }
+      }
+      col(21).append_list(n);
+    }
+    maybe(22, [&](ColumnVector& c) {
+      c.append_bytes(r % 3 == 0 ? "red" : r % 3 == 1 ? "green" : "blue");
+    });
+  }
+  return b;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) nl = text.size();
+    out.push_back(text.substr(pos, nl - pos));
+    pos = nl + 1;
+  }
+  return out;
+}
+
+// Decimals: hyparquet gives doubles, so a string and a number compare as numbers.
+bool loosely_equal(const nlohmann::json& a, const nlohmann::json& b) {
+  if (a.is_string() && b.is_number()) return loosely_equal(b, a);
+  if (a.is_number() && b.is_string()) {
+    double x = a.get<double>(), y = std::stod(b.get<std::string>());
+    return std::fabs(x - y) <= 1e-9 * std::max(1.0, std::fabs(y));
+  }
+  if (a.is_array() && b.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (!loosely_equal(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  if (a.is_object() && b.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto it = a.begin(); it != a.end(); ++it) {
+      if (!b.contains(it.key()) || !loosely_equal(it.value(), b[it.key()])) return false;
+    }
+    return true;
+  }
+  return a == b;
+}
+
+void expect_same_rows(const std::vector<std::string>& want, const std::vector<std::string>& got,
+                      const std::string& who, bool loose = false) {
+  ASSERT_EQ(got.size(), want.size()) << who;
+  int shown = 0;
+  for (size_t i = 0; i < want.size() && shown < 3; ++i) {
+    auto w = nlohmann::json::parse(want[i], nullptr, false);
+    auto g = nlohmann::json::parse(got[i], nullptr, false);
+    bool same = !w.is_discarded() && !g.is_discarded() && (loose ? loosely_equal(w, g) : w == g);
+    if (!same) {
+      ADD_FAILURE() << who << " row " << i << "\n want: " << want[i] << "\n got:  " << got[i];
+      ++shown;
+    }
+  }
+}
+
+struct CodecCase {
+  Codec codec;
+  bool dictionary;
+};
+
+class ParquetWriterRoundTrip : public ::testing::TestWithParam<CodecCase> {};
+
+TEST_P(ParquetWriterRoundTrip, FloeDuckDBAndHyparquetReadWhatWasWritten) {
+  TempDir dir;
+  Schema schema = all_types_schema();
+  auto io = make_local_file_io();
+  WriterOptions opt;
+  opt.codec = GetParam().codec;
+  opt.dictionary_enabled = GetParam().dictionary;
+  opt.row_group_size_bytes = 64 * 1024;  // several row groups
+  opt.page_size_bytes = 8 * 1024;        // several pages per chunk
+  std::string path = (dir.path / "t.parquet").string();
+  auto writer = ParquetWriter::open(io, path, schema, opt);
+  ASSERT_TRUE(writer.ok()) << writer.status().to_string();
+  std::vector<std::string> want;
+  for (int k = 0; k < 3; ++k) {
+    ColumnBatch b = all_types_batch(schema, 1000 + k * 250, 42 + k);
+    canonical_rows(b, &want);
+    ASSERT_TRUE((*writer)->write(b).ok());
+  }
+  auto metrics = (*writer)->close();
+  ASSERT_TRUE(metrics.ok()) << metrics.status().to_string();
+  EXPECT_EQ(metrics->record_count, static_cast<int64_t>(want.size()));
+  EXPECT_EQ(metrics->file_size, static_cast<int64_t>(fs::file_size(path)));
+  EXPECT_GT(metrics->split_offsets.size(), 1u);
+
+  // floe
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok()) << batches.status().to_string();
+  std::vector<std::string> got;
+  for (const auto& b : *batches) canonical_rows(b, &got);
+  expect_same_rows(want, got, "floe");
+
+  // DuckDB
+  int rc = 0;
+  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
+                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
+                                 &rc);
+  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
+  std::vector<std::string> dl;
+  for (auto& l : lines_of(duck)) {
+    if (l.rfind("##", 0) != 0) dl.push_back(l);
+  }
+  ASSERT_EQ(duck.find("##ERROR"), std::string::npos) << duck.substr(0, 2000);
+  expect_same_rows(want, dl, "duckdb");
+
+  // hyparquet: maps come back as objects, decimals as doubles.
+  std::vector<std::string> want_h;
+  {
+    JsonOptions o;
+    o.tz_suffix = false;
+    o.rows_as_arrays = true;
+    for (int k = 0; k < 3; ++k) {
+      ColumnBatch b = all_types_batch(schema, 1000 + k * 250, 42 + k);
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        std::string line;
+        write_row_json(b, r, o, &line);
+        want_h.push_back(line);
+      }
+    }
+  }
+  std::string hy = run_command("cd " + shell_quote(oracle_dir()) +
+                                   " && node parquet_hyparquet.mjs " + shell_quote(path) + " 2>&1",
+                               &rc);
+  ASSERT_EQ(rc, 0) << hy.substr(0, 2000);
+  expect_same_rows(want_h, lines_of(hy), "hyparquet", true);
+
+  // Field ids as DuckDB's parquet_schema() shows them: on every node but list/key_value.
+  std::string sch =
+      run_command("cd " + shell_quote(oracle_dir()) + " && node parquet_duckdb.mjs --schema " +
+                      shell_quote(path) + " 2>&1",
+                  &rc);
+  ASSERT_EQ(rc, 0) << sch;
+  std::map<std::string, std::string> ids;
+  int nodes = 0;
+  for (auto& l : lines_of(sch)) {
+    auto j = nlohmann::json::parse(l);
+    std::string name = j["name"];
+    ++nodes;
+    std::string id = j["field_id"].is_null() ? "" : j["field_id"].get<std::string>();
+    if (name == "table" || name == "list" || name == "key_value") {
+      EXPECT_EQ(id, "") << name;
+    } else {
+      EXPECT_NE(id, "") << name;
+      ids[name] = id;
+    }
+  }
+  EXPECT_EQ(nodes, 1 + 30 + 3);  // root, 30 fields, 2 list groups + 1 key_value group
+  EXPECT_EQ(ids["id"], "1");
+  EXPECT_EQ(ids["tstz"], "13");
+  EXPECT_EQ(ids["a"], "20");
+  EXPECT_EQ(ids["x"], "26");
+  EXPECT_EQ(ids["key"], "28");
+  EXPECT_EQ(ids["value"], "29");
+  EXPECT_EQ(ids["m"], "27");
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Codecs, ParquetWriterRoundTrip,
+    ::testing::Values(CodecCase{Codec::kZstd, true}, CodecCase{Codec::kZstd, false},
+                      CodecCase{Codec::kSnappy, true}, CodecCase{Codec::kGzip, true},
+                      CodecCase{Codec::kLz4Raw, false}, CodecCase{Codec::kUncompressed, true}),
+    [](const auto& info) {
+      return std::string(codec_name(info.param.codec)) +
+             (info.param.dictionary ? "_dict" : "_plain");
+    });
+
+TEST(ParquetWriter, MetricsFollowTheMetricsModes) {
+  TempDir dir;
+  Schema schema(
+      0, {field(1, "id", Type::int64(), true), field(2, "name", Type::string(), false),
+          field(3, "score", Type::float64(), false),
+          field(4, "tags", Type::list_of(5, Type::string(), false), false),
+          field(6, "blob", Type::binary(), false), field(7, "hidden", Type::int32(), false)});
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  std::vector<std::string> names = {"iceberg", "apache",
+                                    "\xf4\x8f\xbf\xbf\xf4\x8f\xbf\xbf\xf4\x8f\xbf\xbfzz", "zebra"};
+  for (int i = 0; i < 4; ++i) {
+    b.columns[0]->append_fixed<int64_t>(10 - i);
+    b.columns[1]->append_bytes(names[i]);
+    if (i == 1) {
+      b.columns[2]->append_fixed<double>(NAN);
+    } else if (i == 2) {
+      b.columns[2]->append_null();
+    } else {
+      b.columns[2]->append_fixed<double>(i * 1.5);
+    }
+    b.columns[3]->child(0).append_bytes("t" + std::to_string(i));
+    b.columns[3]->append_list(1);
+    b.columns[4]->append_bytes(std::string("\x01\xff\xff\xff", 4));
+    b.columns[5]->append_fixed<int32_t>(i);
+  }
+  b.num_rows = 4;
+  auto opt = WriterOptions::from_properties({{"write.metadata.metrics.default", "truncate(3)"},
+                                             {"write.metadata.metrics.column.hidden", "none"},
+                                             {"write.metadata.metrics.column.score", "counts"},
+                                             {"write.parquet.compression-codec", "snappy"}},
+                                            schema);
+  ASSERT_TRUE(opt.ok()) << opt.status().to_string();
+  EXPECT_EQ(opt->codec, Codec::kSnappy);
+  auto io = make_local_file_io();
+  auto w = ParquetWriter::open(io, (dir.path / "m.parquet").string(), schema, *opt);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(b).ok());
+  auto m = (*w)->close();
+  ASSERT_TRUE(m.ok()) << m.status().to_string();
+  EXPECT_EQ(m->record_count, 4);
+  EXPECT_EQ(m->value_counts[1], 4);
+  EXPECT_EQ(m->null_value_counts[1], 0);
+  std::string lo_id = *Literal::int64(7).to_bytes(), hi_id = *Literal::int64(10).to_bytes();
+  EXPECT_EQ(m->lower_bounds[1], lo_id);
+  EXPECT_EQ(m->upper_bounds[1], hi_id);
+  // truncate(3): "apache" -> "apa"; max is the U+10FFFF string: every unit overflows -> omitted.
+  EXPECT_EQ(m->lower_bounds[2], "apa");
+  EXPECT_EQ(m->upper_bounds.count(2), 0u);
+  // counts: NaN and nulls counted, no bounds.
+  EXPECT_EQ(m->nan_value_counts[3], 1);
+  EXPECT_EQ(m->null_value_counts[3], 1);
+  EXPECT_EQ(m->lower_bounds.count(3), 0u);
+  // No bounds inside lists; counts still.
+  EXPECT_EQ(m->value_counts[5], 4);
+  EXPECT_EQ(m->lower_bounds.count(5), 0u);
+  // binary truncate(3): 01 ff ff ff -> lower 01 ff ff, upper 02.
+  EXPECT_EQ(m->lower_bounds[6], std::string("\x01\xff\xff", 3));
+  EXPECT_EQ(m->upper_bounds[6], std::string("\x02", 1));
+  // none: nothing but the column size.
+  EXPECT_EQ(m->value_counts.count(7), 0u);
+  EXPECT_GT(m->column_sizes[7], 0);
+}
+
+TEST(ParquetWriter, TruncationRules) {
+  EXPECT_EQ(truncate_lower_string("iceberg", 3), "ice");
+  EXPECT_EQ(*truncate_upper_string("iceberg", 3), "icf");
+  EXPECT_EQ(*truncate_upper_string("ice", 3), "ice");
+  // U+D7FF increments to U+E000 (surrogates are skipped).
+  EXPECT_EQ(*truncate_upper_string("a\xed\x9f\xbfzz", 2), "a\xee\x80\x80");
+  // The last unit overflows: drop it and increment the previous one.
+  EXPECT_EQ(*truncate_upper_string("a\xf4\x8f\xbf\xbfzz", 2), "b");
+  EXPECT_FALSE(truncate_upper_binary(std::string("\xff\xff\xff", 3), 2).has_value());
+  EXPECT_EQ(*truncate_upper_binary(std::string("\x01\xff\x05", 3), 2), "\x02");
+  EXPECT_EQ(MetricsMode::parse("truncate(16)")->length, 16);
+  EXPECT_FALSE(MetricsMode::parse("truncate(x)").ok());
+}
+
+}  // namespace
+}  // namespace floe::parquet

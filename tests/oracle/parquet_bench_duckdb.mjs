@@ -1,0 +1,36 @@
+// Times DuckDB (1 thread) reading and writing the same Parquet file floe's benchmark uses.
+// Usage: node parquet_bench_duckdb.mjs FILE OUT_DIR -> {"rows":..,"read_s":..,"write_s":..}
+// read: every column is decoded (an aggregate per column); write: COPY of the table (already
+// in DuckDB's memory) to a zstd Parquet file.
+import {DuckDBInstance} from '@duckdb/node-api';
+
+const [file, outDir] = process.argv.slice(2);
+const instance = await DuckDBInstance.create(':memory:', {
+  autoinstall_known_extensions: 'false',
+  autoload_known_extensions: 'false',
+  threads: '1',
+});
+const c = await instance.connect();
+const q = (s) => '\'' + s.replaceAll('\'', '\'\'') + '\'';
+const cols = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${q(file)})`))
+                 .getRowObjects()
+                 .map((r) => r.column_name);
+const aggs = cols.map((n) => `max("${n}")`).join(', ');
+let best = Infinity;
+for (let i = 0; i < 3; ++i) {
+  const t0 = process.hrtime.bigint();
+  await c.runAndReadAll(`SELECT count(*), ${aggs} FROM read_parquet(${q(file)})`);
+  best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
+}
+const rows =
+    Number((await c.runAndReadAll(`SELECT count(*)::BIGINT n FROM read_parquet(${q(file)})`))
+               .getRowObjects()[0]
+               .n);
+await c.run(`CREATE TABLE t AS SELECT * FROM read_parquet(${q(file)})`);
+let bestWrite = Infinity;
+for (let i = 0; i < 2; ++i) {
+  const t0 = process.hrtime.bigint();
+  await c.run(`COPY t TO ${q(outDir + '/duckdb_out.parquet')} (FORMAT parquet, COMPRESSION zstd)`);
+  bestWrite = Math.min(bestWrite, Number(process.hrtime.bigint() - t0) / 1e9);
+}
+console.log(JSON.stringify({rows, read_s: best, write_s: bestWrite}));
