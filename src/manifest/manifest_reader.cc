@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
+#include <unordered_map>
 
 #include "floe/format/avro/generic.h"
 #include "floe/spec/type.h"
@@ -570,6 +572,44 @@ Literal decode_partition_value(Decoder& d, const Node* t, const TypePtr& target)
 
 }  // namespace
 
+namespace {
+
+// Every manifest of a table repeats the same schema and partition-spec header text: parse each
+// distinct text once (bounded caches shared by all threads).
+Result<SchemaPtr> cached_schema_json(const std::string& json) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, SchemaPtr> cache;
+  {
+    std::lock_guard lock(mu);
+    auto it = cache.find(json);
+    if (it != cache.end()) return it->second;
+  }
+  SchemaPtr schema = FLOE_TRY(parse_schema_json(json));
+  std::lock_guard lock(mu);
+  if (cache.size() >= 256) cache.clear();
+  cache.emplace(json, schema);
+  return schema;
+}
+
+Result<PartitionSpecPtr> cached_spec_json(const std::string& json, int32_t spec_id) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, PartitionSpecPtr> cache;
+  std::string key = std::to_string(spec_id) + ":" + json;
+  {
+    std::lock_guard lock(mu);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  auto fields = FLOE_TRY(parse_partition_fields_json(json));
+  PartitionSpecPtr spec = std::make_shared<const PartitionSpec>(spec_id, std::move(fields));
+  std::lock_guard lock(mu);
+  if (cache.size() >= 256) cache.clear();
+  cache.emplace(std::move(key), spec);
+  return spec;
+}
+
+}  // namespace
+
 struct ManifestReader::Impl {
   std::unique_ptr<avro::ContainerReader> reader;
   ManifestFile manifest;
@@ -647,15 +687,14 @@ Status ManifestReader::Impl::init(const TableMetadata* table) {
     info.content = manifest.content;
   }
   if (const std::string* v = meta("schema")) {
-    info.schema = FLOE_TRY_CTX(parse_schema_json(*v), path + ": schema header");
+    info.schema = FLOE_TRY_CTX(cached_schema_json(*v), path + ": schema header");
   } else if (table && table->schema()) {
     for (const auto& s : table->schemas) {
       if (s->schema_id() == table->current_schema_id) info.schema = s;
     }
   }
   if (const std::string* v = meta("partition-spec")) {
-    auto fields = FLOE_TRY_CTX(parse_partition_fields_json(*v), path + ": partition-spec header");
-    info.spec = std::make_shared<PartitionSpec>(info.spec_id, std::move(fields));
+    info.spec = FLOE_TRY_CTX(cached_spec_json(*v, info.spec_id), path + ": partition-spec header");
   } else if (table) {
     for (const auto& s : table->specs) {
       if (s->spec_id() == info.spec_id) info.spec = s;

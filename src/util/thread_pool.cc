@@ -1,6 +1,7 @@
 #include "floe/util/thread_pool.h"
 
 #include <atomic>
+#include <memory>
 
 namespace floe {
 
@@ -56,25 +57,29 @@ Status ThreadPool::parallel_for(size_t n, const std::function<Status(size_t)>& f
     }
   };
   size_t helpers = std::min(workers_.size(), n - 1);
-  std::atomic<size_t> running{helpers};
-  std::mutex done_mu;
-  std::condition_variable done_cv;
+  // The completion state is shared with the jobs: a worker may still be leaving notify_all()
+  // when this call returns, so it must not live on this stack frame.
+  struct Done {
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t running = 0;
+  };
+  auto done = std::make_shared<Done>();
+  done->running = helpers;
   {
     std::lock_guard lock(mu_);
     for (size_t h = 0; h < helpers; ++h) {
-      queue_.push_back([&] {
+      queue_.push_back([&drain, done] {
         drain();
-        if (running.fetch_sub(1) == 1) {
-          std::lock_guard l(done_mu);
-          done_cv.notify_all();
-        }
+        std::lock_guard l(done->mu);
+        if (--done->running == 0) done->cv.notify_all();
       });
     }
   }
   cv_.notify_all();
   drain();
-  std::unique_lock lock(done_mu);
-  done_cv.wait(lock, [&] { return running.load() == 0; });
+  std::unique_lock lock(done->mu);
+  done->cv.wait(lock, [&] { return done->running == 0; });
   return first_error;
 }
 

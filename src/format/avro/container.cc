@@ -5,7 +5,9 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
+#include <mutex>
 #include <random>
+#include <unordered_map>
 
 #include "floe/util/compression.h"
 
@@ -45,6 +47,29 @@ Status ContainerReader::header_error(size_t offset, std::string_view what) const
 Status ContainerReader::block_error(std::string_view what) const {
   return invalid_data("{}: invalid Avro block at offset {}: {}", path_, block_offset_, what);
 }
+
+namespace {
+
+// Tables write thousands of files with the same schema text; parse it once. The cache is
+// bounded (cleared when full) and shared by all threads.
+Result<std::shared_ptr<const AvroSchema>> cached_schema(const std::string& json) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, std::shared_ptr<const AvroSchema>> cache;
+  {
+    std::lock_guard lock(mu);
+    auto it = cache.find(json);
+    if (it != cache.end()) return it->second;
+  }
+  auto parsed = parse_avro_schema(json);
+  if (!parsed.ok()) return parsed.status();
+  auto schema = std::make_shared<const AvroSchema>(std::move(parsed).value());
+  std::lock_guard lock(mu);
+  if (cache.size() >= 256) cache.clear();
+  cache.emplace(json, schema);
+  return schema;
+}
+
+}  // namespace
 
 Result<std::unique_ptr<ContainerReader>> ContainerReader::open(std::string data, std::string path) {
   std::unique_ptr<ContainerReader> r(new ContainerReader());
@@ -87,7 +112,7 @@ Status ContainerReader::init(std::string_view data, std::string path) {
   const std::string* schema = r->meta("avro.schema");
   if (schema == nullptr) return r->header_error(4, "header has no avro.schema");
   r->schema_json_ = *schema;
-  auto parsed = parse_avro_schema(*schema);
+  auto parsed = cached_schema(*schema);
   if (!parsed.ok()) return parsed.status().with_context(r->path_);
   r->schema_ = std::move(parsed).value();
   const std::string* codec = r->meta("avro.codec");

@@ -33,7 +33,7 @@ class ContainerReader {
   static Result<std::unique_ptr<ContainerReader>> open_view(std::string_view data,
                                                             std::string path);
 
-  const AvroSchema& schema() const { return schema_; }
+  const AvroSchema& schema() const { return *schema_; }
   const std::string& schema_json() const { return schema_json_; }
   Codec codec() const { return codec_; }
   // Header key-value metadata, including avro.schema and avro.codec.
@@ -64,7 +64,7 @@ class ContainerReader {
   std::string owned_;
   std::string_view data_;
   std::string path_;
-  AvroSchema schema_;
+  std::shared_ptr<const AvroSchema> schema_;  // shared: parsed once per distinct schema text
   std::string schema_json_;
   Codec codec_ = Codec::kNull;
   std::map<std::string, std::string> metadata_;
