@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
+#include "integration/cli_runner.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -13,21 +15,8 @@ const fs::path kFixtures = FLOE_FIXTURES_DIR;
 const fs::path kMock =
     kFixtures / "duckdb-iceberg/column_mapping/warehouse/example/mock_data.parquet";
 
-struct CliRun {
-  int exit_code;
-  std::string out;
-};
-
-CliRun run_floe(const std::string& args) {
-  std::string cmd = std::string(FLOE_CLI_PATH) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
+using floe_test::CliRun;
+using floe_test::run_floe;
 
 std::vector<nlohmann::json> json_lines(const std::string& out) {
   std::vector<nlohmann::json> rows;

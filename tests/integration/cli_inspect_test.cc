@@ -8,26 +8,15 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "integration/cli_runner.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 const fs::path kFixtures = FLOE_FIXTURES_DIR;
 
-struct CliRun {
-  int exit_code;
-  std::string out;
-};
-
-CliRun run_floe(const std::string& args) {
-  std::string cmd = std::string(FLOE_CLI_PATH) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
+using floe_test::CliRun;
+using floe_test::run_floe;
 
 nlohmann::json raw_json(const fs::path& p) {
   std::ifstream in(p);

@@ -7,26 +7,15 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "integration/cli_runner.h"
+
 namespace {
 
 namespace fs = std::filesystem;
 const fs::path kFixtures = FLOE_FIXTURES_DIR;
 
-struct CliRun {
-  int exit_code;
-  std::string out;
-};
-
-CliRun run_floe(const std::string& args) {
-  std::string cmd = std::string(FLOE_CLI_PATH) + " " + args + " 2>&1";
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  int status = pclose(pipe);
-  return {WEXITSTATUS(status), out};
-}
+using floe_test::CliRun;
+using floe_test::run_floe;
 
 // JSON lines after the first (the table metadata object).
 std::vector<nlohmann::json> rows_after_metadata(const std::string& out) {
