@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "floe/util/strings.h"
+
 namespace floe {
 
 namespace {
@@ -155,17 +157,6 @@ class Lexer {
   std::string_view s_;
   size_t i_ = 0;
 };
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(a[i])) !=
-        std::tolower(static_cast<unsigned char>(b[i]))) {
-      return false;
-    }
-  }
-  return true;
-}
 
 class Parser {
  public:

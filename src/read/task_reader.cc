@@ -11,7 +11,9 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/read/batch_ops.h"
 #include "floe/scan/evaluators.h"
+#include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
+#include "scan/delete_index.h"
 
 namespace floe {
 
@@ -19,24 +21,6 @@ namespace {
 
 constexpr int32_t kDeleteFilePathId = 2147483546;
 constexpr int32_t kDeletePosId = 2147483545;
-
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Paths inside delete files may carry a scheme the manifests do not (Impala's manifests say
-// /test-warehouse/x, Spark's delete files hdfs://host:port/test-warehouse/x): compare paths
-// without scheme and authority.
-std::string match_key(std::string_view p) {
-  if (p.substr(0, 5) == "file:") return local_path_of(p);
-  auto scheme = p.find("://");
-  if (scheme != std::string_view::npos && p.substr(0, scheme).find('/') == std::string_view::npos) {
-    auto slash = p.find('/', scheme + 3);
-    return slash == std::string_view::npos ? std::string("/") : std::string(p.substr(slash));
-  }
-  return std::string(p);
-}
 
 // Equality-delete keys: every value widened to one encoding per type family, so an int delete
 // column matches a long data column after promotion.
@@ -133,7 +117,7 @@ Result<std::vector<ColumnBatch>> read_all(FileIOPtr io, const std::string& path,
   return out;
 }
 
-bool is_parquet(const std::string& format) { return lower(format) == "parquet"; }
+bool is_parquet(const std::string& format) { return to_lower(format) == "parquet"; }
 
 }  // namespace
 
@@ -187,7 +171,7 @@ Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::position_dele
       if (paths->is_null(i) || pos->is_null(i)) continue;  // tolerated, as Java does
       std::string_view p = paths->bytes_at(i);
       if (set == nullptr || p != last) {
-        set = &out->by_path[match_key(p)];
+        set = &out->by_path[normalize_file_path(p)];
         last = p;
       }
       set->add(pos->raw<int64_t>()[i]);
@@ -297,7 +281,7 @@ ScanReader::equality_sets_for(const FileScanTask& task) {
 
 Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
   PositionDeleteSet set;
-  std::string key = match_key(task.file->file_path);
+  std::string key = normalize_file_path(task.file->file_path);
   for (const auto& d : task.deletes) {
     if (d->file.content != FileContent::kPositionDeletes) continue;
     if (d->file.content_offset) {
@@ -383,8 +367,11 @@ Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
   FLOE_TRY(reader->select(read_ids));
   if (residual->op() != Operation::kTrue) {
     auto evaluator = std::make_shared<InclusiveMetricsEvaluator>(residual);
-    reader->set_row_group_filter([evaluator](const parquet::RowGroupInfo& rg) {
-      return evaluator->might_match(row_group_as_file(rg));
+    // The reader asks only about row groups inside the split; count the ones pruned here.
+    reader->set_row_group_filter([evaluator, this](const parquet::RowGroupInfo& rg) {
+      bool keep = evaluator->might_match(row_group_as_file(rg));
+      if (!keep) stats_.row_groups_skipped++;
+      return keep;
     });
   }
   PositionDeleteSet positions = FLOE_TRY(positions_for(task));
@@ -410,16 +397,6 @@ Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
     first_rows[i + 1] = first_rows[i] + reader->metadata().row_groups[i].num_rows;
   }
   std::vector<int> selected = FLOE_TRY(reader->selected_row_groups());
-  int64_t in_split = 0;
-  for (int i = 0; i < reader->num_row_groups(); ++i) {
-    auto info = reader->row_group_info(i);
-    if (info.ok() && info->start_offset >= ro.split_start &&
-        (ro.split_length < 0 || info->start_offset < ro.split_start + ro.split_length)) {
-      ++in_split;
-    }
-  }
-  stats_.row_groups_skipped +=
-      std::max<int64_t>(0, in_split - static_cast<int64_t>(selected.size()));
 
   std::vector<uint8_t> keep;
   std::string key;

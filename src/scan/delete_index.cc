@@ -61,7 +61,15 @@ std::string partition_key(int32_t spec_id, const std::vector<Literal>& values) {
   return key;
 }
 
-std::string normalize_file_path(std::string_view path) { return local_path_of(path); }
+std::string normalize_file_path(std::string_view p) {
+  if (p.substr(0, 5) == "file:") return local_path_of(p);
+  auto scheme = p.find("://");
+  if (scheme != std::string_view::npos && p.substr(0, scheme).find('/') == std::string_view::npos) {
+    auto slash = p.find('/', scheme + 3);
+    return slash == std::string_view::npos ? std::string("/") : std::string(p.substr(slash));
+  }
+  return std::string(p);
+}
 
 void DeleteFileIndex::add(DeleteFilePtr d, bool unpartitioned_spec) {
   ++count_;

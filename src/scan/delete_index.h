@@ -15,7 +15,10 @@ namespace floe {
 
 // spec id + partition values as one hashable string.
 std::string partition_key(int32_t spec_id, const std::vector<Literal>& values);
-// Paths compared after dropping file: schemes (file:/x, file:///x and /x are one file).
+// The key two paths that name one data file share: without a file: scheme (file:/x,
+// file:///x and /x) and without scheme + authority (hdfs://host:port/x and /x, as Impala's
+// manifests and Spark's delete files spell one file). Used by the delete index and by the reader
+// for the file_path column of position-delete files.
 std::string normalize_file_path(std::string_view path);
 
 class DeleteFileIndex {

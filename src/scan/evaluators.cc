@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "floe/util/strings.h"
+
 namespace floe {
 
 namespace {
@@ -17,13 +19,29 @@ bool is_nan_literal(const Literal& v) {
   return false;
 }
 
+// Walks and/or of a NOT-free expression; `leaf` decides predicates. `not_result` is what a
+// stray NOT yields (projections and rewrite_not never produce one).
+template <typename Leaf>
+bool eval_tree(const ExprPtr& e, const Leaf& leaf, bool not_result) {
+  switch (e->op()) {
+    case Operation::kTrue:
+      return true;
+    case Operation::kFalse:
+      return false;
+    case Operation::kAnd:
+      return eval_tree(e->left(), leaf, not_result) && eval_tree(e->right(), leaf, not_result);
+    case Operation::kOr:
+      return eval_tree(e->left(), leaf, not_result) || eval_tree(e->right(), leaf, not_result);
+    case Operation::kNot:
+      return not_result;
+    default:
+      return leaf(*e);
+  }
+}
+
 // Java compares uuid bounds as two signed longs, so bounds written by Java are not in byte
 // order: never prune ranges on them.
 bool orderable_bounds(const TypePtr& t) { return t->id() != TypeId::kUuid; }
-
-bool starts_with(const std::string& s, const std::string& p) {
-  return s.size() >= p.size() && s.compare(0, p.size(), p) == 0;
-}
 
 // Bytes compared as unsigned, after cutting `bound` to the prefix length.
 int compare_prefix(const std::string& bound, const std::string& prefix) {
@@ -160,30 +178,14 @@ bool summary_might_match(const Expression& p, const SummaryContext& ctx) {
   return range_might_match(p.op(), lower, upper, p.literals());
 }
 
-bool eval_summaries(const ExprPtr& e, const SummaryContext& ctx) {
-  switch (e->op()) {
-    case Operation::kTrue:
-      return true;
-    case Operation::kFalse:
-      return false;
-    case Operation::kAnd:
-      return eval_summaries(e->left(), ctx) && eval_summaries(e->right(), ctx);
-    case Operation::kOr:
-      return eval_summaries(e->left(), ctx) || eval_summaries(e->right(), ctx);
-    case Operation::kNot:
-      return true;  // projections never contain NOT; stay conservative
-    default:
-      return summary_might_match(*e, ctx);
-  }
-}
-
 }  // namespace
 
 bool ManifestEvaluator::might_match(const ManifestFile& manifest) const {
   if (partition_filter_->op() == Operation::kTrue) return true;
   if (!manifest.partitions) return partition_filter_->op() != Operation::kFalse;
   SummaryContext ctx{*manifest.partitions, field_ids_, types_};
-  return eval_summaries(partition_filter_, ctx);
+  return eval_tree(
+      partition_filter_, [&](const Expression& p) { return summary_might_match(p, ctx); }, true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -377,24 +379,6 @@ bool file_must_match(const Expression& p, const DataFile& f) {
     }
     default:
       return false;
-  }
-}
-
-template <typename Leaf>
-bool eval_tree(const ExprPtr& e, const Leaf& leaf, bool not_result) {
-  switch (e->op()) {
-    case Operation::kTrue:
-      return true;
-    case Operation::kFalse:
-      return false;
-    case Operation::kAnd:
-      return eval_tree(e->left(), leaf, not_result) && eval_tree(e->right(), leaf, not_result);
-    case Operation::kOr:
-      return eval_tree(e->left(), leaf, not_result) || eval_tree(e->right(), leaf, not_result);
-    case Operation::kNot:
-      return not_result;
-    default:
-      return leaf(*e);
   }
 }
 

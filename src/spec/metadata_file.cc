@@ -4,15 +4,12 @@
 #include <cctype>
 
 #include "floe/util/compression.h"
+#include "floe/util/strings.h"
 #include "floe/util/uuid.h"
 
 namespace floe {
 
 namespace {
-
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 std::string_view base_name(std::string_view path) {
   auto slash = path.find_last_of('/');
@@ -31,13 +28,6 @@ std::optional<int64_t> parse_digits(std::string_view s) {
     v = v * 10 + (c - '0');
   }
   return v;
-}
-
-std::string trim(std::string s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
-  size_t i = 0;
-  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-  return s.substr(i);
 }
 
 }  // namespace
@@ -130,7 +120,7 @@ Result<CurrentMetadataFile> find_current_metadata_file(FileIO& io, std::string_v
   // 1. version-hint.text
   std::string hint_path = join_path(dir, "version-hint.text");
   if (FLOE_TRY(io.exists(hint_path))) {
-    std::string hint = trim(FLOE_TRY(io.read_file(hint_path)));
+    std::string hint(trim(FLOE_TRY(io.read_file(hint_path))));
     if (!hint.empty()) {
       std::vector<std::string> names;
       if (parse_digits(hint)) {

@@ -4,15 +4,11 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "floe/util/strings.h"
+
 namespace floe {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string join(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
@@ -35,10 +31,10 @@ void Schema::index(const NestedField& field, const std::string& full, const std:
   if (parent) parent_by_id_.emplace(field.id, *parent);
   highest_field_id_ = std::max(highest_field_id_, field.id);
   by_name_.emplace(full, field.id);
-  by_lower_name_.emplace(lower(full), field.id);
+  by_lower_name_.emplace(to_lower(full), field.id);
   if (shortn != full) {
     by_name_.emplace(shortn, field.id);
-    by_lower_name_.emplace(lower(shortn), field.id);
+    by_lower_name_.emplace(to_lower(shortn), field.id);
   }
   const Type& t = *field.type;
   if (t.is_struct()) {
@@ -65,7 +61,7 @@ const NestedField* Schema::find_field(std::string_view name, bool case_sensitive
     auto it = by_name_.find(std::string(name));
     return it == by_name_.end() ? nullptr : find_field(it->second);
   }
-  auto it = by_lower_name_.find(lower(name));
+  auto it = by_lower_name_.find(to_lower(name));
   return it == by_lower_name_.end() ? nullptr : find_field(it->second);
 }
 

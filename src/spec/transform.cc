@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "floe/util/strings.h"
 #include "spec/literal_internal.h"
 
 namespace floe {
@@ -175,12 +176,6 @@ std::string_view truncate_utf8(std::string_view s, int32_t length) {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 bool parse_positive_int(std::string_view s, int32_t* out) {
   if (s.empty() || s.size() > 10) return false;
   int64_t v = 0;
@@ -215,7 +210,7 @@ Transform Transform::unknown(std::string text) {
 }
 
 Result<Transform> Transform::parse(std::string_view text) {
-  std::string low = lower(text);
+  std::string low = to_lower(text);
   size_t open = low.find('[');
   if (open != std::string::npos && !low.empty() && low.back() == ']') {
     std::string name = low.substr(0, open);

@@ -4,21 +4,11 @@
 #include <array>
 #include <cctype>
 
+#include "floe/util/strings.h"
+
 namespace floe {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
 
 bool parse_int(std::string_view s, int* out) {
   s = trim(s);
@@ -106,9 +96,9 @@ const NestedField* Type::child(std::string_view name, bool case_sensitive) const
     }
     return nullptr;
   }
-  std::string needle = lower(name);
+  std::string needle = to_lower(name);
   for (const auto& f : fields_) {
-    if (lower(f.name) == needle) return &f;
+    if (to_lower(f.name) == needle) return &f;
   }
   return nullptr;
 }
@@ -260,7 +250,7 @@ TypePtr Type::map_of(int32_t key_id, TypePtr key, int32_t value_id, TypePtr valu
 
 Result<TypePtr> Type::parse_primitive(std::string_view text) {
   std::string_view t = trim(text);
-  std::string low = lower(t);
+  std::string low = to_lower(t);
   static const std::pair<const char*, TypeId> kSimple[] = {
       {"boolean", TypeId::kBoolean},
       {"int", TypeId::kInt},

@@ -4,12 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <regex>
 
 #include "floe/io/relocating_file_io.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
+#include "integration/fixture_readme.h"
 
 namespace floe {
 namespace {
@@ -17,38 +16,13 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kFixtures = FLOE_FIXTURES_DIR;
 
-struct FixtureTable {
-  std::string name;
-  std::string metadata;  // relative to the table dir
-  int64_t data_files = -1;
-  int64_t delete_files = 0;
-};
+using floe_test::FixtureTable;
 
+// Full tables: those whose live file counts the README lists.
 std::vector<FixtureTable> readme_tables() {
-  std::ifstream in(kFixtures / "README.md");
-  std::string line;
-  std::vector<FixtureTable> out;
-  std::regex header(R"(^#### `([^`]+)`)");
-  std::regex metadata(R"(current metadata `([^`]+)`)");
-  std::regex files(R"(\*\*Current snapshot files\*\*: (\d+) data file\(s\).*; deletes: ([^;]*);)");
-  std::regex count(R"((\d+) (position-delete file|equality-delete file|deletion-vector blob))");
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, header)) {
-      out.push_back({m[1], "", -1, 0});
-    } else if (!out.empty() && std::regex_search(line, m, metadata)) {
-      out.back().metadata = m[1];
-    } else if (!out.empty() && std::regex_search(line, m, files)) {
-      out.back().data_files = std::stoll(m[1]);
-      std::string deletes = m[2];
-      for (std::sregex_iterator it(deletes.begin(), deletes.end(), count), end; it != end; ++it) {
-        out.back().delete_files += std::stoll((*it)[1]);
-      }
-    }
-  }
   std::vector<FixtureTable> full;
-  for (auto& t : out) {
-    if (t.data_files >= 0 && !t.metadata.empty()) full.push_back(std::move(t));
+  for (auto& t : floe_test::readme_tables()) {
+    if (t.data_files >= 0) full.push_back(std::move(t));
   }
   return full;
 }

@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <regex>
 
 #include "floe/read/task_reader.h"
 #include "floe/spec/metadata_file.h"
+#include "integration/fixture_readme.h"
 
 namespace floe {
 namespace {
@@ -17,45 +16,15 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kFixtures = FLOE_FIXTURES_DIR;
 
-struct Expected {
-  std::string name;
-  std::string metadata;
-  std::string formats;  // "formats of all live files" text
-  int64_t rows = -1;
-  std::string note;
-};
+using Expected = floe_test::FixtureTable;
 
+// Tables with a computed row count, or a reason why there is none.
 std::vector<Expected> readme_counts() {
-  std::ifstream in(kFixtures / "README.md");
-  std::string line;
   std::vector<Expected> out;
-  std::regex header(R"(^#### `([^`]+)`)");
-  std::regex metadata(R"(current metadata `([^`]+)`)");
-  std::regex formats(R"(formats of all live files: ([^)]*)\))");
-  std::regex count(R"(\*\*Computed live row count\*\*[^:]*: (\d+) )");
-  std::regex not_computed(R"(\*\*Computed live row count\*\*: not computed \((.*)\)$)");
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, header)) {
-      out.push_back({m[1], "", "", -1, ""});
-    } else if (out.empty()) {
-      continue;
-    } else if (std::regex_search(line, m, metadata)) {
-      out.back().metadata = m[1];
-      if (std::regex_search(line, m, formats)) out.back().formats = m[1];
-    } else if (std::regex_search(line, m, formats)) {
-      out.back().formats = m[1];
-    } else if (std::regex_search(line, m, count)) {
-      out.back().rows = std::stoll(m[1]);
-    } else if (std::regex_search(line, m, not_computed)) {
-      out.back().note = m[1];
-    }
+  for (auto& t : floe_test::readme_tables()) {
+    if (t.rows >= 0 || !t.note.empty()) out.push_back(std::move(t));
   }
-  std::vector<Expected> full;
-  for (auto& e : out) {
-    if (!e.metadata.empty() && (e.rows >= 0 || !e.note.empty())) full.push_back(std::move(e));
-  }
-  return full;
+  return out;
 }
 
 Result<int64_t> count_rows(const Expected& e) {

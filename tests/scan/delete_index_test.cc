@@ -136,6 +136,21 @@ TEST(DeleteFileIndexTest, FileScopedPositionDeletes) {
   EXPECT_TRUE(index.for_data_file(data_file("/tmp/t/c.parquet", 0, {}), 1).empty());
 }
 
+TEST(DeleteFileIndexTest, PathsMatchAcrossSchemes) {
+  // Impala's manifests say /test-warehouse/x, Spark's delete files
+  // hdfs://host:port/test-warehouse/x.
+  EXPECT_EQ(normalize_file_path("hdfs://localhost:20500/test-warehouse/t/a.parquet"),
+            "/test-warehouse/t/a.parquet");
+  EXPECT_EQ(normalize_file_path("file:///tmp/t/a.parquet"), "/tmp/t/a.parquet");
+  EXPECT_EQ(normalize_file_path("file:/tmp/t/a.parquet"), "/tmp/t/a.parquet");
+  EXPECT_EQ(normalize_file_path("data/persistent/t/a.parquet"), "data/persistent/t/a.parquet");
+  DeleteFileIndex index;
+  index.add(dv("dv.puffin", "hdfs://nn:8020/wh/t/a.parquet", 3), false);
+  index.finish();
+  EXPECT_EQ(index.for_data_file(data_file("/wh/t/a.parquet", 0, {}), 1).size(), 1u);
+  EXPECT_TRUE(index.for_data_file(data_file("/wh/t/b.parquet", 0, {}), 1).empty());
+}
+
 TEST(DeleteFileIndexTest, PartitionKeysCanonicalizeNaN) {
   EXPECT_EQ(partition_key(0, {Literal::float64(std::nan("1"))}),
             partition_key(0, {Literal::float64(-std::nan("2"))}));
