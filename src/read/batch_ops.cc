@@ -401,11 +401,48 @@ Result<ColumnPtr> widen_column(const ColumnPtr& col, const TypePtr& target) {
 
 Result<ColumnPtr> constant_column(const TypePtr& type, const Literal& value, int64_t n) {
   auto out = ColumnVector::make(type);
-  if (value.is_null()) {
+  if (value.is_null() && type->is_nested()) {
     for (int64_t i = 0; i < n; ++i) out->append_null();
     return out;
   }
-  for (int64_t i = 0; i < n; ++i) FLOE_TRY(out->append_literal(value));
+  if (value.is_null()) {
+    // All-null primitive column: zeroed validity, values or offsets sized for n rows.
+    out->set_length(n);
+    out->set_null_count(n);
+    out->validity().resize(static_cast<size_t>((n + 7) / 8));
+    if (out->value_width() > 0) {
+      out->values().resize(static_cast<size_t>(n * out->value_width()));
+    } else {
+      out->offsets().resize(static_cast<size_t>(n + 1) * 4);
+    }
+    if (!out->validity().empty()) std::memset(out->validity().data(), 0, out->validity().size());
+    if (out->value_width() == 0) std::memset(out->offsets().data(), 0, out->offsets().size());
+    return out;
+  }
+  if (n == 0) return out;
+  // Encode the value once, then replicate its bytes: no per-row Literal work.
+  FLOE_TRY(out->append_literal(value));
+  if (type->is_nested()) {
+    for (int64_t i = 1; i < n; ++i) FLOE_TRY(out->append_literal(value));
+    return out;
+  }
+  if (out->value_width() > 0) {
+    const size_t w = static_cast<size_t>(out->value_width());
+    out->values().resize(static_cast<size_t>(n) * w);
+    uint8_t* v = out->values().data();
+    for (int64_t i = 1; i < n; ++i) std::memcpy(v + static_cast<size_t>(i) * w, v, w);
+  } else {
+    const size_t len = out->data().size();
+    out->data().resize(len * static_cast<size_t>(n));
+    out->offsets().resize(static_cast<size_t>(n + 1) * 4);
+    uint8_t* d = out->data().data();
+    int32_t* o = out->offsets().as<int32_t>();
+    for (int64_t i = 1; i < n; ++i) {
+      std::memcpy(d + static_cast<size_t>(i) * len, d, len);
+      o[i + 1] = static_cast<int32_t>((i + 1) * static_cast<int64_t>(len));
+    }
+  }
+  out->set_length(n);
   return out;
 }
 

@@ -108,3 +108,30 @@ TEST(PositionDeleteSetTest, AppliesToRowRanges) {
 
 }  // namespace
 }  // namespace floe
+
+#include "floe/read/batch_ops.h"
+
+namespace floe {
+namespace {
+
+TEST(BatchOpsTest, ConstantColumns) {
+  auto ints = constant_column(Type::int64(), Literal::int64(42), 5);
+  ASSERT_TRUE(ints.ok());
+  ASSERT_EQ((*ints)->length(), 5);
+  for (int64_t i = 0; i < 5; ++i) EXPECT_EQ((*ints)->raw<int64_t>()[i], 42);
+  auto strs = constant_column(Type::string(), Literal::string("HELLO"), 3);
+  ASSERT_TRUE(strs.ok());
+  for (int64_t i = 0; i < 3; ++i) EXPECT_EQ((*strs)->bytes_at(i), "HELLO");
+  auto nulls = constant_column(Type::string(), Literal::null(Type::string()), 4);
+  ASSERT_TRUE(nulls.ok());
+  EXPECT_EQ((*nulls)->null_count(), 4);
+  EXPECT_TRUE((*nulls)->is_null(3));
+  EXPECT_EQ((*nulls)->bytes_at(2), "");
+  auto dec = constant_column(Type::decimal(16, 2), Literal::decimal(1234500, 16, 2), 2);
+  ASSERT_TRUE(dec.ok());
+  EXPECT_EQ((*dec)->literal_at(1).to_string(), "12345.00");
+  EXPECT_EQ((*constant_column(Type::int32(), Literal::int32(1), 0))->length(), 0);
+}
+
+}  // namespace
+}  // namespace floe
