@@ -81,4 +81,15 @@ struct ScanCommand {
 // floe scan TABLE: plans a scan; --explain prints the planning funnel (ScanReport).
 Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostream& out);
 
+struct SqlCommand {
+  std::string sql;   // statements separated by ';'
+  std::string file;  // -f FILE
+  int threads = 0;
+};
+
+// floe sql "SQL; SQL" | -f FILE: runs the statements, printing each result set (sql.cc).
+Status run_sql(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out);
+// floe shell: an interactive prompt with line editing and history; errors do not end it.
+Status run_shell(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out);
+
 }  // namespace floe::cli

@@ -74,6 +74,14 @@ int main(int argc, char** argv) {
   scan->add_option("--threads", scan_cmd.threads, "Planning threads (default: one per core)");
   scan->add_flag("--explain", scan_cmd.explain, "Print the planning funnel instead of rows");
 
+  floe::cli::SqlCommand sql_cmd;
+  auto* sql = app.add_subcommand("sql", "Run Spark-SQL statements (queries, EXPLAIN, DESCRIBE, SHOW)");
+  sql->add_option("statements", sql_cmd.sql, "SQL statements separated by ';'");
+  sql->add_option("-f,--file", sql_cmd.file, "Read the statements from a file");
+  sql->add_option("--threads", sql_cmd.threads, "Worker threads (default: one per core)");
+  auto* shell = app.add_subcommand("shell", "Interactive SQL shell with line editing and history");
+  shell->add_option("--threads", sql_cmd.threads, "Worker threads (default: one per core)");
+
   auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
 
   try {
@@ -96,6 +104,10 @@ int main(int argc, char** argv) {
   } else if (cat->parsed()) {
     cat_options.columns = split_list(cat_columns);
     status = floe::cli::run_cat(options, cat_path, cat_options, std::cout);
+  } else if (sql->parsed()) {
+    status = floe::cli::run_sql(options, sql_cmd, std::cout);
+  } else if (shell->parsed()) {
+    status = floe::cli::run_shell(options, sql_cmd, std::cout);
   } else if (demo->parsed()) {
     status = floe::cli::run_demo(options, std::cout);
   }

@@ -1,0 +1,69 @@
+// A SQL session: parses and runs Spark-SQL statements (queries, EXPLAIN, DESCRIBE, SHOW, USE)
+// against Iceberg tables, Parquet/CSV files and range(), streaming results to a sink.
+//
+//   floe::sql::Session session({.warehouse = "warehouse"});
+//   FLOE_TRY(session.run("SELECT country, count(*) FROM analytics.sales GROUP BY 1", sink));
+//
+// Tables are found by name in the warehouse (`<warehouse>/<namespace>/<table>`, the Hadoop
+// layout; a leading catalog name such as `lakehouse.` is accepted), by path
+// (iceberg.`path/to/table`, a metadata JSON file), and a trailing metadata-table name selects
+// that metadata table (`analytics.sales.manifests`).
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/columnar/column_vector.h"
+#include "floe/scan/table_scan.h"
+#include "floe/spec/metadata_file.h"
+#include "floe/util/result.h"
+
+namespace floe::sql {
+
+struct SessionOptions {
+  std::string warehouse = "warehouse";
+  std::string catalog_name = "lakehouse";
+  std::vector<std::string> current_namespace = {"default"};
+  int threads = 0;  // 0 = one per core
+};
+
+// Where statement output goes. Every callback is optional.
+struct ResultSink {
+  // A result set starts (queries, SHOW, DESCRIBE) ...
+  std::function<void(const std::vector<NestedField>& fields)> begin;
+  // ... delivers rows ...
+  std::function<Status(const ColumnBatch& batch)> rows;
+  // ... and ends.
+  std::function<void()> end;
+  // EXPLAIN: the plan text and the report of every Iceberg scan in it.
+  std::function<void(const std::string& text, const std::vector<ScanReport>& reports)> explain;
+  // Statements without rows (USE, SET): a one-line confirmation.
+  std::function<void(const std::string& message)> message;
+  // Rows read by scans so far (progress display).
+  std::function<void(int64_t rows)> progress;
+};
+
+class Session {
+ public:
+  explicit Session(SessionOptions options = {});
+  ~Session();
+
+  // Runs every statement of a script in order; stops at the first error, which names the
+  // statement's position.
+  Status run(std::string_view script, const ResultSink& sink);
+
+  const SessionOptions& options() const { return options_; }
+  // Opens a table by its SQL name parts (catalog and namespace optional).
+  Result<StoredTable> load_table(const std::vector<std::string>& name) const;
+
+  struct Impl;
+
+ private:
+  SessionOptions options_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace floe::sql

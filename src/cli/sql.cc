@@ -1,0 +1,245 @@
+// floe sql / floe shell: runs Spark-SQL statements and prints their results.
+#include <readline/history.h>
+#include <readline/readline.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/cli.h"
+#include "cli/result_format.h"
+#include "floe/sql/session.h"
+
+namespace floe::cli {
+
+namespace {
+
+nlohmann::ordered_json report_object(const ScanReport& r) {
+  nlohmann::ordered_json j;
+  j["snapshot_id"] = r.snapshot_id;
+  j["total_manifests"] = r.total_data_manifests + r.total_delete_manifests;
+  j["skipped_manifests"] = r.skipped_data_manifests + r.skipped_delete_manifests;
+  j["scanned_manifests"] = r.scanned_data_manifests + r.scanned_delete_manifests;
+  j["total_data_manifests"] = r.total_data_manifests;
+  j["skipped_data_manifests"] = r.skipped_data_manifests;
+  j["scanned_data_manifests"] = r.scanned_data_manifests;
+  j["total_delete_manifests"] = r.total_delete_manifests;
+  j["skipped_delete_manifests"] = r.skipped_delete_manifests;
+  j["scanned_delete_manifests"] = r.scanned_delete_manifests;
+  j["total_data_files"] = r.total_data_files;
+  j["skipped_data_files"] = r.skipped_data_files;
+  j["scanned_data_files"] = r.scanned_data_files;
+  j["delete_files"] = r.matched_delete_files;
+  std::string residual;
+  for (const auto& res : r.residuals) residual += (residual.empty() ? "" : " | ") + res;
+  j["residual"] = residual.empty() ? "true" : residual;
+  j["filter"] = r.filter.empty() ? "true" : r.filter;
+  j["planning_ms"] = r.planning_ms;
+  j["io_requests"] = r.io_requests;
+  j["io_bytes"] = r.io_bytes;
+  j["tasks"] = r.tasks;
+  j["task_bytes"] = r.task_bytes;
+  return j;
+}
+
+struct Output {
+  Output(std::ostream& out, OutputFormat format, bool timing, bool interactive)
+      : out(out), format(format), timing(timing), interactive(interactive) {}
+  std::ostream& out;
+  OutputFormat format;
+  bool timing;
+  bool interactive;
+  std::unique_ptr<ResultPrinter> printer;
+  bool progress_shown = false;
+
+  sql::ResultSink sink() {
+    sql::ResultSink s;
+    s.begin = [this](const std::vector<NestedField>& fields) {
+      ResultPrinter::Format f = format == OutputFormat::kJson  ? ResultPrinter::Format::kJson
+                                : format == OutputFormat::kCsv ? ResultPrinter::Format::kCsv
+                                                               : ResultPrinter::Format::kTable;
+      printer = std::make_unique<ResultPrinter>(out, f);
+      printer->begin(fields);
+    };
+    s.rows = [this](const ColumnBatch& b) {
+      clear_progress();
+      printer->add(b);
+      return Status::OK();
+    };
+    s.end = [this] {
+      clear_progress();
+      int64_t n = printer->end();
+      if (format == OutputFormat::kTable && timing) {
+        out << n << (n == 1 ? " row" : " rows");
+      }
+      printer.reset();
+    };
+    s.explain = [this](const std::string& text, const std::vector<ScanReport>& reports) {
+      if (format == OutputFormat::kJson) {
+        nlohmann::ordered_json j = reports.size() == 1 ? report_object(reports[0])
+                                                       : nlohmann::ordered_json::array();
+        if (reports.size() != 1) {
+          for (const auto& r : reports) j.push_back(report_object(r));
+        }
+        out << j.dump() << "\n";
+      } else {
+        out << text;
+      }
+    };
+    s.message = [this](const std::string& m) {
+      if (format == OutputFormat::kTable) out << m << "\n";
+    };
+    if (interactive) {
+      s.progress = [this](int64_t rows) {
+        std::fprintf(stderr, "\r[scan] %lld rows read", static_cast<long long>(rows));
+        progress_shown = true;
+      };
+    }
+    return s;
+  }
+
+  void clear_progress() {
+    if (progress_shown) {
+      std::fprintf(stderr, "\r\033[K");
+      progress_shown = false;
+    }
+  }
+};
+
+sql::SessionOptions session_options(const GlobalOptions& options, int threads) {
+  sql::SessionOptions s;
+  s.warehouse = options.warehouse;
+  s.catalog_name = options.catalog_name;
+  s.threads = threads;
+  return s;
+}
+
+// Runs a script; with timing, prints "Time taken" per script like spark-sql.
+Status run_script(sql::Session& session, Output& output, const std::string& script) {
+  auto start = std::chrono::steady_clock::now();
+  Status s = session.run(script, output.sink());
+  output.clear_progress();
+  if (output.timing && s.ok()) {
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    output.out << (output.format == OutputFormat::kTable ? "" : "") << "\nTime taken: "
+               << std::fixed << std::setprecision(3) << seconds << " seconds\n";
+    output.out.unsetf(std::ios::fixed);
+  }
+  return s;
+}
+
+// True when the buffered text ends a statement: a ';' outside quotes and comments.
+bool statement_complete(const std::string& text) {
+  char quote = 0;
+  bool line_comment = false, block_comment = false, complete = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    char next = i + 1 < text.size() ? text[i + 1] : 0;
+    if (line_comment) {
+      if (c == '\n') line_comment = false;
+      continue;
+    }
+    if (block_comment) {
+      if (c == '*' && next == '/') {
+        block_comment = false;
+        ++i;
+      }
+      continue;
+    }
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"' || c == '`') {
+      quote = c;
+      complete = false;
+    } else if (c == '-' && next == '-') {
+      line_comment = true;
+    } else if (c == '/' && next == '*') {
+      block_comment = true;
+    } else if (c == ';') {
+      complete = true;
+    } else if (!std::isspace(static_cast<unsigned char>(c))) {
+      complete = false;
+    }
+  }
+  return complete;
+}
+
+}  // namespace
+
+Status run_sql(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out) {
+  std::string script = cmd.sql;
+  if (!cmd.file.empty()) {
+    std::ifstream in(cmd.file);
+    if (!in) return Status(ErrorKind::kNotFound, "cannot read SQL file " + cmd.file);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    script = buffer.str();
+  }
+  if (script.empty()) return invalid_argument("no SQL given: floe sql \"SELECT ...\" or -f FILE");
+  sql::Session session(session_options(options, cmd.threads));
+  bool tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
+  Output output(out, options.output_format(), false, tty);
+  return run_script(session, output, script);
+}
+
+Status run_shell(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out) {
+  sql::Session session(session_options(options, cmd.threads));
+  bool tty = isatty(STDIN_FILENO);
+  Output output(out, options.output_format(), true, tty);
+  std::string history_file;
+  if (const char* home = std::getenv("HOME")) history_file = std::string(home) + "/.floe_history";
+  if (tty && !history_file.empty()) read_history(history_file.c_str());
+  if (tty) {
+    out << "floe shell: Spark SQL on Iceberg. End statements with ';'. "
+           "Type exit; or press Ctrl-D to leave.\n";
+  }
+  std::string buffer;
+  while (true) {
+    std::string line;
+    if (tty) {
+      char* raw = readline(buffer.empty() ? "floe> " : "   -> ");
+      if (!raw) break;
+      line = raw;
+      std::free(raw);
+    } else if (!std::getline(std::cin, line)) {
+      break;
+    }
+    if (buffer.empty()) {
+      std::string trimmed = line;
+      while (!trimmed.empty() && (trimmed.back() == ';' || std::isspace(trimmed.back()))) {
+        trimmed.pop_back();
+      }
+      if (trimmed == "exit" || trimmed == "quit" || trimmed == "\\q") break;
+      if (trimmed == "\\d" || trimmed == "\\dt") line = "SHOW TABLES;";
+      if (trimmed == "\\dn") line = "SHOW NAMESPACES;";
+      if (trimmed.empty()) continue;
+    }
+    buffer += line + "\n";
+    if (!statement_complete(buffer)) continue;
+    if (tty) {
+      std::string entry = buffer;
+      while (!entry.empty() && entry.back() == '\n') entry.pop_back();
+      add_history(entry.c_str());
+    }
+    Status s = run_script(session, output, buffer);
+    if (!s.ok()) std::cerr << "Error: " << s.message() << std::endl;
+    out.flush();
+    buffer.clear();
+  }
+  if (tty && !history_file.empty()) write_history(history_file.c_str());
+  if (!buffer.empty()) {
+    Status s = run_script(session, output, buffer);
+    if (!s.ok()) std::cerr << "Error: " << s.message() << std::endl;
+  }
+  return Status::OK();
+}
+
+}  // namespace floe::cli

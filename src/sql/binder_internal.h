@@ -1,0 +1,112 @@
+// The binder: turns parsed queries (floe/sql/ast.h) into physical plans (floe/sql/plan.h) with
+// bound expressions (floe/sql/bound_expr.h). Name resolution is case-insensitive, like Spark.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/sql/ast.h"
+#include "floe/sql/bound_expr.h"
+#include "floe/sql/plan.h"
+#include "floe/sql/session.h"
+
+namespace floe::sql {
+
+// A column visible to expressions: the relation it comes from and its index in the plan's
+// output.
+struct ScopeColumn {
+  std::string qualifier;  // table alias or name ("" for derived columns)
+  std::string name;
+  TypePtr type;
+  int index = 0;
+  bool hidden = false;  // not matched by * nor by an unqualified name (USING duplicates)
+};
+
+struct Scope {
+  std::vector<ScopeColumn> columns;
+
+  static Scope of(const std::vector<NestedField>& fields, const std::string& qualifier);
+  std::vector<std::string> names() const;
+};
+
+// The session state a binder needs: table lookup and settings.
+class Catalogish {
+ public:
+  virtual ~Catalogish() = default;
+  virtual Result<StoredTable> load_table(const std::vector<std::string>& name) const = 0;
+  // When `name` ends in a metadata table's name (`db.t.snapshots`) and the rest names a table:
+  // that metadata table as a plan. nullopt when the name is not a metadata table's.
+  virtual std::optional<Result<PlanPtr>> metadata_table(const std::vector<std::string>& name,
+                                                        const ast::TimeTravel* travel) const = 0;
+  virtual const SessionOptions& options() const = 0;
+};
+
+// How an expression is being bound.
+struct AggregateContext;
+
+class Binder {
+ public:
+  Binder(const Catalogish& catalog, ExecContext& ctx) : catalog_(catalog), ctx_(ctx) {}
+
+  // A whole query (WITH, set operations, ORDER BY, LIMIT).
+  Result<PlanPtr> plan_query(const ast::Query& query);
+
+  // A scalar expression over `scope` (no aggregates).
+  Result<BoundExprPtr> bind(const ast::Expr& expr, const Scope& scope);
+
+  // Every IcebergScanNode of a plan (EXPLAIN prepares and reports them).
+  static void collect_scans(PlanNode* plan, std::vector<IcebergScanNode*>* out);
+
+ private:
+  struct Relation {
+    PlanPtr plan;
+    Scope scope;
+  };
+
+  Result<BoundExprPtr> bind_expr(const ast::Expr& expr, const Scope& scope,
+                                 const AggregateContext* agg);
+  Result<BoundExprPtr> bind_function(const ast::FunctionExpr& f, const Scope& scope,
+                                     const AggregateContext* agg);
+  Result<BoundExprPtr> bind_column(const ast::ColumnRefExpr& ref, const Scope& scope);
+  Result<BoundExprPtr> bind_literal(const ast::LiteralExpr& lit);
+  Result<BoundExprPtr> bind_subquery_value(const ast::Query& q);
+  Result<std::vector<BoundExprPtr>> bind_subquery_list(const ast::Query& q);
+
+  Result<PlanPtr> plan_body(const ast::QueryBody& body, const ast::Query* outer,
+                            std::vector<std::string>* order_names);
+  Result<PlanPtr> plan_select(const ast::SelectBody& select, const ast::Query* outer);
+  Result<PlanPtr> plan_values(const std::vector<std::vector<ast::ExprPtr>>& rows,
+                              const std::vector<std::string>& names);
+  Result<Relation> plan_from(const ast::SelectBody& select,
+                             const std::vector<const ast::Expr*>& referenced);
+  Result<Relation> plan_table_ref(const ast::TableRef& ref,
+                                  const std::vector<const ast::Expr*>& referenced,
+                                  const ast::Expr* where);
+  Result<Relation> plan_join(const ast::JoinTableRef& join,
+                             const std::vector<const ast::Expr*>& referenced);
+  Result<Relation> plan_cross(Relation left, Relation right);
+  Result<PlanPtr> plan_set_op(const ast::SetOpBody& op);
+  Result<PlanPtr> cast_columns(PlanPtr plan, const std::vector<TypePtr>& types);
+  Result<PlanPtr> finish_query(PlanPtr plan, const ast::Query& query);
+
+  const Catalogish& catalog_;
+  ExecContext& ctx_;
+  std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
+};
+
+// Maps a Spark type name to an Iceberg type (ids assigned from 1 for nested fields).
+Result<TypePtr> iceberg_type(const ast::TypeName& type);
+// Spark's name for an Iceberg type: bigint, timestamp, timestamp_ntz, decimal(10,2), ...
+std::string spark_type_name(const Type& type);
+// Spark's auto-generated column name for an expression (`count(1)`, `(a + 1)`).
+std::string auto_column_name(const ast::Expr& expr);
+
+// The Iceberg filter equivalent of a WHERE clause's conjuncts that can be pushed into a scan
+// of `schema` (the rest stay in the Filter node). Null when nothing can be pushed.
+floe::ExprPtr pushdown_filter(const ast::Expr& where, const Schema& schema,
+                              const std::vector<std::string>& qualifiers);
+
+}  // namespace floe::sql

@@ -1,0 +1,495 @@
+// Plan execution helpers, sources and row-preserving operators (see floe/sql/plan.h).
+#include "floe/sql/plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "floe/format/parquet/reader.h"
+#include "floe/io/file_io.h"
+#include "floe/read/task_reader.h"
+#include "floe/util/thread_pool.h"
+
+namespace floe::sql {
+
+namespace {
+
+constexpr int64_t kBatchRows = 64 * 1024;
+
+// Appends the rows of `batch` to `into` (same fields).
+void append_batch(ColumnBatch& into, const ColumnBatch& batch);
+
+bool is_cancel(const Status& s) { return !s.ok() && s.kind() == ErrorKind::kCancelled; }
+
+}  // namespace
+
+std::vector<NestedField> make_fields(const std::vector<std::string>& names,
+                                     const std::vector<TypePtr>& types) {
+  std::vector<NestedField> out;
+  out.reserve(names.size());
+  for (size_t i = 0; i < names.size(); ++i) {
+    NestedField f;
+    f.id = static_cast<int32_t>(i + 1);
+    f.name = names[i];
+    f.type = types[i];
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+Status run_plan(PlanNode& plan, ExecContext& ctx, const BatchSink& sink) {
+  Status s = plan.execute(ctx, sink);
+  if (is_cancel(s)) return Status::OK();
+  return s;
+}
+
+namespace {
+
+void copy_rows(ColumnVector& dst, const ColumnVector& src, int64_t begin, int64_t count);
+
+void append_values(ColumnVector& dst, const ColumnVector& src, int64_t begin, int64_t count) {
+  const int w = src.value_width();
+  const Type& t = *src.type();
+  if (w > 0) {
+    dst.values().append(src.values().data() + begin * w, count * w);
+  } else if (t.id() == TypeId::kString || t.id() == TypeId::kBinary) {
+    Buffer& off = dst.offsets();
+    if (off.empty()) off.push<int32_t>(0);
+    const int32_t* so = src.offsets().as<int32_t>();
+    int32_t base = off.as<int32_t>()[off.size() / 4 - 1];
+    int32_t first = so[begin];
+    for (int64_t i = 0; i < count; ++i) off.push<int32_t>(base + (so[begin + i + 1] - first));
+    dst.data().append(src.data().data() + first, so[begin + count] - first);
+  } else if (t.is_struct()) {
+    for (size_t c = 0; c < src.num_children(); ++c) {
+      copy_rows(dst.child(c), src.child(c), begin, count);
+    }
+  } else if (t.is_list() || t.is_map()) {
+    Buffer& off = dst.offsets();
+    if (off.empty()) off.push<int32_t>(0);
+    const int32_t* so = src.offsets().as<int32_t>();
+    int32_t base = off.as<int32_t>()[off.size() / 4 - 1];
+    int32_t first = so[begin];
+    for (int64_t i = 0; i < count; ++i) off.push<int32_t>(base + (so[begin + i + 1] - first));
+    for (size_t c = 0; c < src.num_children(); ++c) {
+      copy_rows(dst.child(c), src.child(c), first, so[begin + count] - first);
+    }
+  }
+}
+
+// Appends rows [begin, begin + count) of src to dst (same type).
+void copy_rows(ColumnVector& dst, const ColumnVector& src, int64_t begin, int64_t count) {
+  if (count <= 0) return;
+  const int64_t old_len = dst.length();
+  const int64_t old_nulls = dst.null_count();
+  append_values(dst, src, begin, count);
+  int64_t src_nulls = 0;
+  if (src.null_count() != 0) {
+    for (int64_t i = 0; i < count; ++i) src_nulls += src.is_null(begin + i) ? 1 : 0;
+  }
+  if (src_nulls == 0 && old_nulls == 0) {
+    dst.set_length(old_len + count);
+    return;
+  }
+  // Rebuild validity bytes for the whole column (rare: only columns with nulls).
+  std::vector<uint8_t> valid(old_len + count, 1);
+  for (int64_t i = 0; i < old_len; ++i) valid[i] = dst.is_null(i) ? 0 : 1;
+  for (int64_t i = 0; i < count; ++i) valid[old_len + i] = src.is_null(begin + i) ? 0 : 1;
+  dst.set_length(old_len + count);
+  dst.validity().clear();
+  dst.set_null_count(0);
+  dst.set_validity_from_bytes(valid.data(), old_len + count);
+}
+
+void append_batch(ColumnBatch& into, const ColumnBatch& batch) {
+  for (size_t c = 0; c < into.columns.size(); ++c) {
+    copy_rows(*into.columns[c], *batch.columns[c], 0, batch.num_rows);
+  }
+  into.num_rows += batch.num_rows;
+}
+
+}  // namespace
+
+Result<ColumnBatch> collect(PlanNode& plan, ExecContext& ctx) {
+  ColumnBatch out = ColumnBatch::make(plan.fields());
+  FLOE_TRY(run_plan(plan, ctx, [&](ColumnBatch&& b) -> Status {
+    if (b.num_rows == 0) return Status::OK();
+    if (out.num_rows == 0) {
+      out.columns = std::move(b.columns);
+      out.num_rows = b.num_rows;
+      // Keep the plan's names (a reader may name columns by the file).
+      return Status::OK();
+    }
+    append_batch(out, b);
+    return Status::OK();
+  }));
+  out.fields = plan.fields();
+  return out;
+}
+
+namespace {
+void explain_into(const PlanNode& node, int depth, std::string* out) {
+  std::string pad(depth * 2, ' ');
+  *out += pad + (depth ? "+- " : "") + node.describe() + "\n";
+  for (const auto& line : node.details()) *out += pad + (depth ? "     " : "   ") + line + "\n";
+  for (const PlanNode* in : node.inputs()) explain_into(*in, depth + 1, out);
+}
+}  // namespace
+
+std::string explain_plan(const PlanNode& plan) {
+  std::string out;
+  explain_into(plan, 0, &out);
+  return out;
+}
+
+// ---- IcebergScanNode ----
+
+Result<std::unique_ptr<IcebergScanNode>> IcebergScanNode::make(std::string name, StoredTable table,
+                                                               ScanOptions options,
+                                                               std::vector<std::string> columns) {
+  std::unique_ptr<IcebergScanNode> node(new IcebergScanNode());
+  node->name_ = std::move(name);
+  node->table_ = std::move(table);
+  node->options_ = std::move(options);
+  node->scan_.emplace(
+      FLOE_TRY(TableScan::make(node->table_.io, node->table_.metadata, node->options_)));
+  const Schema& schema = node->scan_->schema();
+  if (columns.empty()) {
+    for (const auto& f : schema.fields()) {
+      node->projection_.push_back(f.id);
+      node->fields_.push_back(f);
+    }
+  } else {
+    for (const auto& c : columns) {
+      const NestedField* f = schema.find_field(c, false);
+      if (!f || schema.parent_id(f->id)) {
+        return invalid_argument("cannot find column '{}' in table {}", c, node->name_);
+      }
+      node->projection_.push_back(f->id);
+      node->fields_.push_back(*f);
+    }
+  }
+  return node;
+}
+
+Status IcebergScanNode::prepare() {
+  if (prepared_) return Status::OK();
+  tasks_ = FLOE_TRY(scan_->plan_tasks());
+  prepared_ = true;
+  return Status::OK();
+}
+
+Status IcebergScanNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  FLOE_TRY(prepare());
+  std::vector<const FileScanTask*> tasks;
+  for (const auto& c : tasks_) {
+    for (const auto& t : c.tasks) tasks.push_back(&t);
+  }
+  ScanReader reader(table_.io, table_.metadata, scan_->schema(), projection_);
+  ThreadPool pool(ctx.threads);
+  const size_t window = static_cast<size_t>(std::max(1, pool.size())) * 2;
+  int64_t rows = 0;
+  for (size_t begin = 0; begin < tasks.size(); begin += window) {
+    size_t end = std::min(tasks.size(), begin + window);
+    std::vector<std::vector<ColumnBatch>> results(end - begin);
+    FLOE_TRY(pool.parallel_for(end - begin, [&](size_t i) {
+      return reader.read(*tasks[begin + i], [&](ColumnBatch&& b) {
+        results[i].push_back(std::move(b));
+        return Status::OK();
+      });
+    }));
+    for (auto& batches : results) {
+      for (auto& b : batches) {
+        rows += b.num_rows;
+        b.fields = fields_;
+        FLOE_TRY(sink(std::move(b)));
+      }
+    }
+    if (ctx.progress) ctx.progress(rows);
+  }
+  return Status::OK();
+}
+
+std::string IcebergScanNode::describe() const {
+  std::string out = fmt::format("IcebergScan {}", name_);
+  std::string cols;
+  for (const auto& f : fields_) cols += (cols.empty() ? "" : ", ") + f.name;
+  out += " [" + cols + "]";
+  return out;
+}
+
+std::vector<std::string> IcebergScanNode::details() const {
+  std::vector<std::string> out;
+  const ScanReport& r = scan_->report();
+  out.push_back(fmt::format("snapshot: {}", r.snapshot_id));
+  out.push_back(fmt::format("filter: {}", r.filter.empty() ? "true" : r.filter));
+  if (!prepared_) return out;
+  out.push_back(fmt::format("data manifests: total {}, skipped {}, scanned {}",
+                            r.total_data_manifests, r.skipped_data_manifests,
+                            r.scanned_data_manifests));
+  out.push_back(fmt::format("delete manifests: total {}, skipped {}, scanned {}",
+                            r.total_delete_manifests, r.skipped_delete_manifests,
+                            r.scanned_delete_manifests));
+  out.push_back(fmt::format("data files: total {}, skipped {}, scanned {}", r.total_data_files,
+                            r.skipped_data_files, r.scanned_data_files));
+  out.push_back(fmt::format("delete files: {} matched ({} skipped by the filter)",
+                            r.matched_delete_files, r.skipped_delete_files));
+  std::string residuals;
+  for (const auto& res : r.residuals) residuals += (residuals.empty() ? "" : " | ") + res;
+  out.push_back("residual: " + (residuals.empty() ? std::string("true") : residuals));
+  out.push_back(fmt::format("tasks: {} ({} bytes)", r.tasks, r.task_bytes));
+  out.push_back(fmt::format("planning: {:.1f} ms, {} threads, I/O {} requests, {} bytes",
+                            r.planning_ms, r.threads, r.io_requests, r.io_bytes));
+  return out;
+}
+
+// ---- ParquetFileNode ----
+
+Result<PlanPtr> ParquetFileNode::make(std::string path) {
+  auto reader = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path));
+  auto node = std::unique_ptr<ParquetFileNode>(new ParquetFileNode());
+  node->path_ = std::move(path);
+  node->fields_ = reader->output_fields();
+  return PlanPtr(std::move(node));
+}
+
+Status ParquetFileNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  auto reader = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path_));
+  int64_t rows = 0;
+  while (true) {
+    std::optional<ColumnBatch> batch = FLOE_TRY(reader->next_batch());
+    if (!batch) break;
+    rows += batch->num_rows;
+    batch->fields = fields_;
+    FLOE_TRY(sink(std::move(*batch)));
+    if (ctx.progress) ctx.progress(rows);
+  }
+  return Status::OK();
+}
+
+std::string ParquetFileNode::describe() const { return "ParquetScan " + path_; }
+
+// ---- CsvFileNode ----
+
+namespace {
+// Splits CSV text into records of fields (RFC 4180 quoting; CRLF or LF line ends).
+std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> row;
+  std::string field;
+  bool in_quotes = false, any = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_quotes) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          in_quotes = false;
+        }
+      } else {
+        field += c;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_quotes = true;
+      any = true;
+    } else if (c == ',') {
+      row.push_back(std::move(field));
+      field.clear();
+      any = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (any || !field.empty()) {
+        row.push_back(std::move(field));
+        rows.push_back(std::move(row));
+      }
+      row.clear();
+      field.clear();
+      any = false;
+    } else {
+      field += c;
+      any = true;
+    }
+  }
+  if (any || !field.empty()) {
+    row.push_back(std::move(field));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+}  // namespace
+
+Result<PlanPtr> CsvFileNode::make(std::string path) {
+  auto io = make_local_file_io();
+  std::string text = FLOE_TRY(io->read_file(path));
+  auto node = std::unique_ptr<CsvFileNode>(new CsvFileNode());
+  node->path_ = std::move(path);
+  node->rows_ = parse_csv(text);
+  size_t width = 0;
+  for (const auto& r : node->rows_) width = std::max(width, r.size());
+  std::vector<std::string> names;
+  std::vector<TypePtr> types;
+  for (size_t i = 0; i < width; ++i) {
+    names.push_back(fmt::format("_c{}", i));
+    types.push_back(Type::string());
+  }
+  node->fields_ = make_fields(names, types);
+  return PlanPtr(std::move(node));
+}
+
+Status CsvFileNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  ColumnBatch batch = ColumnBatch::make(fields_);
+  for (const auto& r : rows_) {
+    for (size_t c = 0; c < fields_.size(); ++c) {
+      if (c < r.size()) {
+        batch.columns[c]->append_bytes(r[c]);
+      } else {
+        batch.columns[c]->append_null();
+      }
+    }
+    if (++batch.num_rows == kBatchRows) {
+      FLOE_TRY(sink(std::move(batch)));
+      batch = ColumnBatch::make(fields_);
+    }
+  }
+  if (batch.num_rows) FLOE_TRY(sink(std::move(batch)));
+  return Status::OK();
+}
+
+std::string CsvFileNode::describe() const { return "CsvScan " + path_; }
+
+// ---- RangeNode ----
+
+RangeNode::RangeNode(int64_t start, int64_t end, int64_t step)
+    : start_(start), end_(end), step_(step) {
+  fields_ = make_fields({"id"}, {Type::int64()});
+}
+
+Status RangeNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  if (step_ == 0) return invalid_argument("range: step must not be 0");
+  int64_t next = start_;
+  auto more = [&] { return step_ > 0 ? next < end_ : next > end_; };
+  while (more()) {
+    ColumnBatch batch = ColumnBatch::make(fields_);
+    ColumnVector& col = *batch.columns[0];
+    // Count the rows of this batch without overflowing near INT64 limits.
+    int64_t n = 0;
+    __int128 remaining = step_ > 0 ? (static_cast<__int128>(end_) - next + step_ - 1) / step_
+                                   : (static_cast<__int128>(next) - end_ - step_ - 1) / -step_;
+    n = static_cast<int64_t>(std::min<__int128>(remaining, kBatchRows));
+    col.values().resize(n * sizeof(int64_t));
+    int64_t* v = col.mutable_raw<int64_t>();
+    for (int64_t i = 0; i < n; ++i) v[i] = next + i * step_;
+    col.set_length(n);
+    batch.num_rows = n;
+    next = static_cast<int64_t>(static_cast<__int128>(next) + static_cast<__int128>(n) * step_);
+    FLOE_TRY(sink(std::move(batch)));
+    if (n < kBatchRows) break;
+  }
+  return Status::OK();
+}
+
+std::string RangeNode::describe() const {
+  return fmt::format("Range ({}, {}, step={})", start_, end_, step_);
+}
+
+// ---- BatchesNode ----
+
+BatchesNode::BatchesNode(std::string label, std::vector<NestedField> fields,
+                         std::vector<ColumnBatch> batches)
+    : label_(std::move(label)), batches_(std::move(batches)) {
+  fields_ = std::move(fields);
+}
+
+Status BatchesNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  for (const auto& b : batches_) {
+    if (b.num_rows == 0) continue;
+    ColumnBatch copy;
+    copy.fields = fields_;
+    copy.columns = b.columns;  // columns are immutable once built; sharing is safe
+    copy.num_rows = b.num_rows;
+    FLOE_TRY(sink(std::move(copy)));
+  }
+  return Status::OK();
+}
+
+// ---- LimitNode ----
+
+LimitNode::LimitNode(PlanPtr input, int64_t limit, int64_t offset)
+    : input_(std::move(input)), limit_(limit), offset_(offset) {
+  fields_ = input_->fields();
+}
+
+namespace {
+ColumnBatch slice_rows(const ColumnBatch& b, int64_t begin, int64_t count) {
+  ColumnBatch out = ColumnBatch::make(b.fields);
+  for (size_t c = 0; c < b.columns.size(); ++c) {
+    copy_rows(*out.columns[c], *b.columns[c], begin, count);
+  }
+  out.num_rows = count;
+  return out;
+}
+}  // namespace
+
+Status LimitNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  int64_t skipped = 0, emitted = 0;
+  bool reached = false;
+  if (limit_ == 0) return Status::OK();
+  Status s = input_->execute(ctx, [&](ColumnBatch&& b) -> Status {
+    int64_t begin = 0;
+    if (skipped < offset_) {
+      begin = std::min(b.num_rows, offset_ - skipped);
+      skipped += begin;
+    }
+    int64_t count = b.num_rows - begin;
+    if (limit_ >= 0) count = std::min(count, limit_ - emitted);
+    if (count > 0) {
+      emitted += count;
+      if (begin == 0 && count == b.num_rows) {
+        FLOE_TRY(sink(std::move(b)));
+      } else {
+        FLOE_TRY(sink(slice_rows(b, begin, count)));
+      }
+    }
+    if (limit_ >= 0 && emitted >= limit_) {
+      reached = true;  // stop the input; a stop asked by our own sink propagates instead
+      return Status(ErrorKind::kCancelled, "limit reached");
+    }
+    return Status::OK();
+  });
+  if (reached && is_cancel(s)) return Status::OK();
+  return s;
+}
+
+std::string LimitNode::describe() const {
+  if (offset_ > 0) return fmt::format("Limit {} Offset {}", limit_, offset_);
+  return fmt::format("Limit {}", limit_);
+}
+
+// ---- UnionAllNode ----
+
+UnionAllNode::UnionAllNode(std::vector<PlanPtr> inputs) : inputs_(std::move(inputs)) {
+  fields_ = inputs_.front()->fields();
+}
+
+Status UnionAllNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  for (auto& in : inputs_) {
+    FLOE_TRY(in->execute(ctx, [&](ColumnBatch&& b) {
+      b.fields = fields_;
+      return sink(std::move(b));
+    }));
+  }
+  return Status::OK();
+}
+
+std::vector<const PlanNode*> UnionAllNode::inputs() const {
+  std::vector<const PlanNode*> out;
+  for (const auto& in : inputs_) out.push_back(in.get());
+  return out;
+}
+
+}  // namespace floe::sql

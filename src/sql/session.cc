@@ -1,0 +1,188 @@
+// Session: statement dispatch, table lookup in the warehouse, metadata tables.
+#include "floe/sql/session.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "binder_internal.h"
+#include "floe/io/file_io.h"
+#include "floe/sql/parser.h"
+#include "floe/table/metadata_tables.h"
+#include "floe/util/strings.h"
+#include "sql/statements.h"
+
+namespace floe::sql {
+
+namespace {
+
+// A metadata table streamed from the table's manifests.
+class MetadataTableNode : public PlanNode {
+ public:
+  MetadataTableNode(std::string name, StoredTable table, MetadataTableType type,
+                    MetadataTableOptions options, const Schema& schema)
+      : name_(std::move(name)), table_(std::move(table)), type_(type), options_(options) {
+    fields_ = schema.fields();
+  }
+  Status execute(ExecContext& ctx, const BatchSink& sink) override {
+    return scan_metadata_table(*table_.io, *table_.metadata, type_, options_,
+                               [&](ColumnBatch&& b) {
+                                 b.fields = fields_;
+                                 return sink(std::move(b));
+                               });
+  }
+  std::string describe() const override { return "MetadataTable " + name_; }
+
+ private:
+  std::string name_;
+  StoredTable table_;
+  MetadataTableType type_;
+  MetadataTableOptions options_;
+};
+
+}  // namespace
+
+struct Session::Impl : Catalogish {
+  explicit Impl(SessionOptions& o) : opts(o) {}
+  SessionOptions& opts;
+
+  const SessionOptions& options() const override { return opts; }
+
+  // Namespace + table name without a leading catalog name.
+  std::vector<std::string> qualify(const std::vector<std::string>& name) const {
+    std::vector<std::string> parts = name;
+    if (parts.size() >= 2 && iequals(parts[0], opts.catalog_name)) parts.erase(parts.begin());
+    if (parts.size() == 1) {
+      std::vector<std::string> full = opts.current_namespace;
+      full.push_back(parts[0]);
+      return full;
+    }
+    return parts;
+  }
+
+  std::string table_directory(const std::vector<std::string>& qualified) const {
+    std::filesystem::path dir(opts.warehouse);
+    for (const auto& p : qualified) dir /= p;
+    return dir.string();
+  }
+
+  Result<StoredTable> load_table(const std::vector<std::string>& name) const override {
+    std::vector<std::string> q = qualify(name);
+    std::string dir = table_directory(q);
+    std::error_code ec;
+    if (!std::filesystem::is_directory(std::filesystem::path(dir) / "metadata", ec)) {
+      std::string shown;
+      for (const auto& p : q) shown += (shown.empty() ? "" : ".") + p;
+      return Status(ErrorKind::kNotFound,
+                    fmt::format("table {} not found (no Iceberg metadata under {})", shown, dir));
+    }
+    return open_table_at(make_local_file_io(), dir);
+  }
+
+  std::optional<Result<PlanPtr>> metadata_table(const std::vector<std::string>& name,
+                                                const ast::TimeTravel* travel) const override {
+    if (name.size() < 2) return std::nullopt;
+    auto type = metadata_table_type_from_name(name.back());
+    if (!type) return std::nullopt;
+    std::vector<std::string> base(name.begin(), name.end() - 1);
+    auto table = load_table(base);
+    if (!table.ok()) {
+      // `db.files` may be a table named files: only a metadata table when the base exists.
+      if (table.status().kind() == ErrorKind::kNotFound) {
+        auto plain = load_table(name);
+        if (plain.ok()) return std::nullopt;
+      }
+      return Result<PlanPtr>(table.status());
+    }
+    MetadataTableOptions options;
+    options.threads = opts.threads;
+    options.metadata_file_location = table->metadata_file.path;
+    if (travel) {
+      if (travel->kind != ast::TimeTravelKind::kVersion ||
+          travel->value->kind != ast::ExprKind::kLiteral ||
+          !travel->value->as<ast::LiteralExpr>().int_value) {
+        return Result<PlanPtr>(Status(ErrorKind::kInvalidArgument,
+                                      "metadata tables time-travel by snapshot id only"));
+      }
+      options.snapshot_id = *travel->value->as<ast::LiteralExpr>().int_value;
+    }
+    auto schema = metadata_table_schema(*table->metadata, *type);
+    if (!schema.ok()) return Result<PlanPtr>(schema.status());
+    std::string shown;
+    for (const auto& p : name) shown += (shown.empty() ? "" : ".") + p;
+    return Result<PlanPtr>(PlanPtr(
+        std::make_unique<MetadataTableNode>(shown, *table, *type, options, **schema)));
+  }
+};
+
+Session::Session(SessionOptions options)
+    : options_(std::move(options)), impl_(std::make_unique<Impl>(options_)) {}
+
+Session::~Session() = default;
+
+Result<StoredTable> Session::load_table(const std::vector<std::string>& name) const {
+  return impl_->load_table(name);
+}
+
+namespace {
+
+Status run_query(Binder& binder, ExecContext& ctx, const ast::Query& query,
+                 const ResultSink& sink) {
+  PlanPtr plan = FLOE_TRY(binder.plan_query(query));
+  if (sink.begin) sink.begin(plan->fields());
+  FLOE_TRY(run_plan(*plan, ctx, [&](ColumnBatch&& b) -> Status {
+    if (sink.rows && b.num_rows) FLOE_TRY(sink.rows(b));
+    return Status::OK();
+  }));
+  if (sink.end) sink.end();
+  return Status::OK();
+}
+
+Status run_explain(Binder& binder, const ast::ExplainStatement& explain, const ResultSink& sink) {
+  const ast::Statement& inner = *explain.statement;
+  if (!inner.is<ast::QueryStatement>()) {
+    return Status(ErrorKind::kNotSupported,
+                  fmt::format("EXPLAIN of {} is not supported yet", statement_kind_name(inner.kind())));
+  }
+  PlanPtr plan = FLOE_TRY(binder.plan_query(*inner.as<ast::QueryStatement>().query));
+  std::vector<IcebergScanNode*> scans;
+  Binder::collect_scans(plan.get(), &scans);
+  std::vector<ScanReport> reports;
+  for (IcebergScanNode* scan : scans) {
+    FLOE_TRY(scan->prepare());
+    reports.push_back(scan->report());
+  }
+  std::string text = "== Physical Plan ==\n" + explain_plan(*plan);
+  if (sink.explain) sink.explain(text, reports);
+  return Status::OK();
+}
+
+}  // namespace
+
+Status Session::run(std::string_view script, const ResultSink& sink) {
+  std::vector<ast::Statement> statements = FLOE_TRY(parse_sql(script));
+  for (const auto& statement : statements) {
+    ExecContext ctx;
+    ctx.threads = options_.threads;
+    ctx.progress = sink.progress;
+    Binder binder(*impl_, ctx);
+    Status s;
+    switch (statement.kind()) {
+      case ast::StatementKind::kQuery:
+        s = run_query(binder, ctx, *statement.as<ast::QueryStatement>().query, sink);
+        break;
+      case ast::StatementKind::kExplain:
+        s = run_explain(binder, statement.as<ast::ExplainStatement>(), sink);
+        break;
+      default: {
+        StatementContext sc{*impl_, options_, {}, sink};
+        s = run_other_statement(sc, statement);
+        break;
+      }
+    }
+    if (!s.ok()) return s;
+  }
+  return Status::OK();
+}
+
+}  // namespace floe::sql
