@@ -161,6 +161,7 @@ struct IntervalPart {
 struct LiteralExpr : Expr {
   static constexpr ExprKind kKind = ExprKind::kLiteral;
   explicit LiteralExpr(LiteralKind lk, SourcePos p = {}) : Expr(kKind, p), literal_kind(lk) {}
+  explicit LiteralExpr(SourcePos p = {}) : Expr(kKind, p), literal_kind(LiteralKind::kNull) {}
 
   LiteralKind literal_kind;
   std::string text;
