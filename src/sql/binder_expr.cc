@@ -184,7 +184,7 @@ Status interval_parts(const ast::LiteralExpr& lit, int32_t* months, int32_t* day
       if (space == std::string::npos) {
         return error_at(lit.pos, fmt::format("interval '{}' has no unit", value));
       }
-      unit = to_upper(trim(value.substr(space + 1)));
+      unit = to_upper(trim(std::string_view(value).substr(space + 1)));
       value = value.substr(0, space);
     }
     if (!unit.empty() && unit.back() == 'S') unit.pop_back();

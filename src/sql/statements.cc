@@ -102,7 +102,7 @@ Status describe_table(StatementContext& ctx, const ast::DescribeTableStatement& 
     const SortOrder* order = m.sort_order();
     std::string order_text;
     if (order) {
-      for (const auto& f : order->fields()) {
+      for (const auto& f : order->fields) {
         order_text += (order_text.empty() ? "" : ", ") + sort_term(schema, f);
       }
     }
@@ -186,9 +186,7 @@ Status show_properties(StatementContext& ctx, const ast::ShowTblPropertiesStatem
 }
 
 std::string sql_type(const Type& t) {
-  std::string name = spark_type_name(t);
-  for (auto& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return name;
+  return to_upper(spark_type_name(t));
 }
 
 Status show_create_table(StatementContext& ctx, const ast::ShowCreateTableStatement& s) {
