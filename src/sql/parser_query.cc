@@ -212,6 +212,10 @@ Result<QueryBodyPtr> Parser::select_body() {
   }
   if (accept_kw("HAVING")) s->having = FLOE_TRY(expr());
 
+  if ((is_kw("GROUP") || is_kw("ORDER")) && !is_kw("BY", 1)) {
+    advance();
+    return error_expected("BY");
+  }
   // What may follow a SELECT block; anything else gets a message listing the clauses.
   if (at_end() || is_sym(";") || is_sym(")") || is_kw("UNION") || is_kw("INTERSECT") ||
       is_kw("EXCEPT") || is_kw("MINUS") || is_kw("ORDER") || is_kw("LIMIT") || is_kw("OFFSET")) {
