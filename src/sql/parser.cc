@@ -78,6 +78,11 @@ Status Parser::error_at(const Token& token, std::string_view what) const {
   return syntax_error(token, what);
 }
 
+Status Parser::enter(const Token& at) {
+  if (++depth_ > kMaxDepth) return error_at(at, "statement is nested too deeply");
+  return Status::OK();
+}
+
 bool Parser::is_identifier_token(size_t ahead) const {
   const Token& t = peek(ahead);
   if (t.kind == TokenKind::kQuotedIdent) return true;

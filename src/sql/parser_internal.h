@@ -118,6 +118,16 @@ class Parser {
   Result<RetentionPeriod> retention_period();
   Result<std::optional<std::string>> optional_alias();
 
+  // Nesting guard: deeply nested input gets an error instead of exhausting the stack.
+  Status enter(const Token& at);
+  struct DepthGuard {
+    explicit DepthGuard(Parser& p) : parser(p) {}
+    ~DepthGuard() { --parser.depth_; }
+    Parser& parser;
+  };
+  static constexpr int kMaxDepth = 1000;
+  int depth_ = 0;
+
   std::string_view source_;
   std::vector<Token> tokens_;
   size_t pos_ = 0;

@@ -45,6 +45,8 @@ bool Parser::can_be_implicit_alias(size_t ahead) const {
 }
 
 Result<QueryPtr> Parser::query() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
   auto q = std::make_unique<Query>();
   q->pos = peek().pos;
   if (accept_kw("WITH")) {
@@ -323,6 +325,8 @@ Status Parser::table_alias(TableRef& ref, bool allow_columns) {
 }
 
 Result<TableRefPtr> Parser::primary_relation() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
   SourcePos pos = peek().pos;
   if (is_sym("(")) {
     if (at_query_start(1)) {

@@ -43,7 +43,8 @@ Result<StatementNode> Parser::statement_node() {
 }
 
 Result<StatementNode> Parser::explain() {
-  advance();
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(advance()));
   ExplainStatement e;
   if (accept_kw("EXTENDED")) {
     e.mode = ExplainMode::kExtended;
