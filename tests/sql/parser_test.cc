@@ -1034,6 +1034,44 @@ TEST(SqlParserErrors, LexicalErrors) {
             "syntax error at 1:11 near end of input: expected an interval unit (DAY, HOUR, ...)");
 }
 
+TEST(SqlParserErrors, DeepNestingIsAnErrorNotACrash) {
+  std::string deep = "SELECT " + std::string(5000, '(') + "1" + std::string(5000, ')');
+  std::string message = error_of(deep);
+  EXPECT_NE(message.find("statement is nested too deeply"), std::string::npos) << message;
+  std::string nots = "SELECT ";
+  for (int i = 0; i < 5000; ++i) nots += "NOT ";
+  EXPECT_NE(error_of(nots + "1").find("nested too deeply"), std::string::npos);
+  std::string explains;
+  for (int i = 0; i < 5000; ++i) explains += "EXPLAIN ";
+  EXPECT_NE(error_of(explains + "SELECT 1").find("nested too deeply"), std::string::npos);
+  // Ordinary nesting is fine.
+  std::string ok = "SELECT " + std::string(200, '(') + "1" + std::string(200, ')');
+  EXPECT_EQ(canon(ok), "SELECT 1");
+}
+
+TEST(SqlParserErrors, EntryPoints) {
+  auto q = parse_query("SELECT a FROM t UNION ALL SELECT b FROM u;");
+  ASSERT_TRUE(q.ok()) << q.status().to_string();
+  EXPECT_EQ(to_string(**q), "SELECT a FROM t UNION ALL SELECT b FROM u");
+  EXPECT_FALSE(parse_query("DROP TABLE t").ok());
+  EXPECT_EQ(parse_statement("").status().message(),
+            "syntax error at 1:1 near end of input: expected a statement");
+  EXPECT_EQ(parse_statement("SELECT 1; SELECT 2").status().message(),
+            "syntax error at 1:11 near 'SELECT': expected ';' or end of input");
+  auto t = parse_type("DECIMAL(10, 2) x");
+  EXPECT_EQ(t.status().message(), "syntax error at 1:16 near 'x': expected end of type");
+}
+
+TEST(SqlParserRoundTrip, AmbiguousNamesAreQuoted) {
+  // A column named `values` or `interval` must not print as the start of a query or literal.
+  EXPECT_EQ(canon("SELECT `values` - 1, t.`interval` FROM t"),
+            "SELECT (`values` - 1), t.`interval` FROM t");
+  EXPECT_EQ(canon("SELECT values - 1 FROM t"), "SELECT (`values` - 1) FROM t");
+  expect_round_trip("SELECT values - 1 FROM t");
+  EXPECT_EQ(canon("SELECT `a b`, `select`, `1x`, _ok FROM `my table`"),
+            "SELECT `a b`, `select`, `1x`, _ok FROM `my table`");
+}
+
 TEST(SqlParserErrors, KeywordsAreCaseInsensitive) {
   EXPECT_EQ(canon("sElEcT a FrOm t wHeRe a iS nOt NuLl"), "SELECT a FROM t WHERE (a IS NOT NULL)");
   EXPECT_EQ(canon("select * from t where x in (1) order by x desc limit 2"),
