@@ -667,9 +667,8 @@ Result<Datum> cast_from_string(const Datum& in, const TypePtr& to, int64_t n) {
   BytesReader r(in);
   switch (to->id()) {
     case TypeId::kBoolean:
-      return map_rows<uint8_t>(to, in, n, [&](int64_t i, uint8_t* o) {
-        return parse_bool_text(r[i], o);
-      });
+      return map_rows<uint8_t>(to, in, n,
+                               [&](int64_t i, uint8_t* o) { return parse_bool_text(r[i], o); });
     case TypeId::kInt:
       return map_rows<int32_t>(to, in, n, [&](int64_t i, int32_t* o) {
         int64_t v = 0;
@@ -689,17 +688,15 @@ Result<Datum> cast_from_string(const Datum& in, const TypePtr& to, int64_t n) {
         return true;
       });
     case TypeId::kDouble:
-      return map_rows<double>(to, in, n, [&](int64_t i, double* o) {
-        return parse_double_text(r[i], o);
-      });
+      return map_rows<double>(to, in, n,
+                              [&](int64_t i, double* o) { return parse_double_text(r[i], o); });
     case TypeId::kDecimal:
       return map_rows<int128>(to, in, n, [&](int64_t i, int128* o) {
         return parse_decimal_text(r[i], to->precision(), to->scale(), o);
       });
     case TypeId::kDate:
-      return map_rows<int32_t>(to, in, n, [&](int64_t i, int32_t* o) {
-        return parse_date_text(r[i], o);
-      });
+      return map_rows<int32_t>(to, in, n,
+                               [&](int64_t i, int32_t* o) { return parse_date_text(r[i], o); });
     case TypeId::kTime:
       return map_rows<int64_t>(to, in, n, [&](int64_t i, int64_t* o) {
         auto t = parse_time(trim(r[i]));

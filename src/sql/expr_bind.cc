@@ -112,7 +112,8 @@ Result<TypePtr> comparison_type(const TypePtr& a, const TypePtr& b) {
   if (x == TypeId::kString && b->is_primitive()) return b;
   if (y == TypeId::kString && a->is_primitive()) return a;
   if (is_datetime(x) && is_datetime(y)) return common_type(a, b);
-  if ((x == TypeId::kBinary && y == TypeId::kFixed) || (x == TypeId::kFixed && y == TypeId::kBinary)) {
+  if ((x == TypeId::kBinary && y == TypeId::kFixed) ||
+      (x == TypeId::kFixed && y == TypeId::kBinary)) {
     return Type::binary();
   }
   return invalid_argument("cannot compare {} with {}", a->to_string(), b->to_string());
@@ -122,8 +123,8 @@ bool can_cast(const Type& from, const Type& to) {
   TypeId f = from.id(), t = to.id();
   if (from.equals(to) || f == TypeId::kUnknown) return true;
   if (from.is_nested() || to.is_nested()) return false;
-  if (t == TypeId::kString) return f != TypeId::kVariant && f != TypeId::kGeometry &&
-                                   f != TypeId::kGeography;
+  if (t == TypeId::kString)
+    return f != TypeId::kVariant && f != TypeId::kGeometry && f != TypeId::kGeography;
   if (f == TypeId::kString) {
     return t != TypeId::kUnknown && t != TypeId::kVariant && t != TypeId::kGeometry &&
            t != TypeId::kGeography;
@@ -325,7 +326,9 @@ Result<BoundExprPtr> between(BoundExprPtr operand, BoundExprPtr low, BoundExprPt
 
 Result<BoundExprPtr> like(BoundExprPtr operand, BoundExprPtr pattern, bool negated, LikeKind kind,
                           char escape) {
-  const char* what = kind == LikeKind::kLike ? "LIKE" : kind == LikeKind::kILike ? "ILIKE" : "RLIKE";
+  const char* what = kind == LikeKind::kLike    ? "LIKE"
+                     : kind == LikeKind::kILike ? "ILIKE"
+                                                : "RLIKE";
   FLOE_TRY(need(operand, what));
   FLOE_TRY(need(pattern, what));
   auto e = new_node(ExprKind::kLike, Type::boolean());
@@ -500,10 +503,10 @@ Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args)
   }
   int n = static_cast<int>(args.size());
   if (n < def->min_args || (def->max_args >= 0 && n > def->max_args)) {
-    std::string expected =
-        def->max_args < 0              ? fmt::format("at least {}", def->min_args)
-        : def->min_args == def->max_args ? fmt::format("{}", def->min_args)
-                                         : fmt::format("{} to {}", def->min_args, def->max_args);
+    std::string expected = def->max_args < 0 ? fmt::format("at least {}", def->min_args)
+                           : def->min_args == def->max_args
+                               ? fmt::format("{}", def->min_args)
+                               : fmt::format("{} to {}", def->min_args, def->max_args);
     return invalid_argument("wrong number of arguments for {}: expected {}, got {}", low, expected,
                             n);
   }
@@ -561,8 +564,8 @@ std::string literal_sql(const Literal& v, const TypePtr& type) {
 }
 
 bool is_operator(const std::string& n) {
-  static const char* kOps[] = {"+", "-", "*", "/", "%", "div", "=", "!=", "<", "<=", ">", ">=",
-                               "<=>", "||"};
+  static const char* kOps[] = {"+",  "-", "*",  "/", "%",  "div", "=",
+                               "!=", "<", "<=", ">", ">=", "<=>", "||"};
   for (const char* op : kOps) {
     if (n == op) return true;
   }

@@ -113,8 +113,8 @@ void select_fixed(ColumnVector* out, const std::vector<Datum>& sources, const in
 
 }  // namespace
 
-ColumnPtr select_rows(const TypePtr& type, const std::vector<Datum>& sources,
-                      const int32_t* choice, int64_t n) {
+ColumnPtr select_rows(const TypePtr& type, const std::vector<Datum>& sources, const int32_t* choice,
+                      int64_t n) {
   auto out = ColumnVector::make(type);
   Phys p = phys_of(type->id());
   if (p == Phys::kNull) {
@@ -190,7 +190,8 @@ Result<ColumnPtr> to_column(const Datum& d, int64_t n) {
 
 namespace {
 
-// ----- boolean logic ------------------------------------------------------------------------------
+// ----- boolean logic
+// ------------------------------------------------------------------------------
 
 Datum eval_and_or(const Datum& a, const Datum& b, bool is_and, int64_t n) {
   bool sc = a.scalar && b.scalar;

@@ -224,8 +224,8 @@ bool all_scalar(const std::vector<Datum>& args);
 
 // out[i] = sources[choice[i]] at row i (a scalar source at row 0); choice -1 gives NULL.
 // Every source has the result type.
-ColumnPtr select_rows(const TypePtr& type, const std::vector<Datum>& sources,
-                      const int32_t* choice, int64_t n);
+ColumnPtr select_rows(const TypePtr& type, const std::vector<Datum>& sources, const int32_t* choice,
+                      int64_t n);
 // Appends row i of src to dst (same type), any type.
 void append_value(ColumnVector* dst, const ColumnVector& src, int64_t i);
 
@@ -290,7 +290,11 @@ constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
 
 // UTF-8 helpers: code point count and byte offset of the k-th code point.
 inline size_t utf8_len(unsigned char lead) {
-  return lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 1;
+  return lead < 0x80           ? 1
+         : (lead >> 5) == 0x6  ? 2
+         : (lead >> 4) == 0xE  ? 3
+         : (lead >> 3) == 0x1E ? 4
+                               : 1;
 }
 inline int64_t utf8_count(std::string_view s) {
   int64_t n = 0;

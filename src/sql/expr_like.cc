@@ -1,6 +1,5 @@
-#include "sql/like_matcher.h"
-
 #include "sql/expr_internal.h"
+#include "sql/like_matcher.h"
 
 namespace floe::sql {
 
@@ -78,8 +77,7 @@ bool PatternMatcher::match_tokens(std::string_view s) const {
     if (pi < p_end && tokens_[pi] == kAnyOne) {
       si += internal::utf8_len(static_cast<unsigned char>(s[si]));
       ++pi;
-    } else if (pi < p_end && tokens_[pi] >= 0 &&
-               static_cast<unsigned char>(s[si]) == tokens_[pi]) {
+    } else if (pi < p_end && tokens_[pi] >= 0 && static_cast<unsigned char>(s[si]) == tokens_[pi]) {
       ++si;
       ++pi;
     } else if (pi < p_end && tokens_[pi] == kAnyMany) {

@@ -31,10 +31,9 @@ TypePtr remainder_decimal_type(const Type& a, const Type& b) {
   return Type::decimal(std::min(std::max(precision, 1), 38), scale);
 }
 
-Status bind_arith(BindCtx& c) {
+Status bind_arith_op(BindCtx& c, std::string_view op) {
   TypePtr a = arith_operand(c.args[0]->type), b = arith_operand(c.args[1]->type);
   TypeId x = a->id(), y = b->id();
-  const std::string& op = c.name;
   // Date arithmetic on the int32 day number: date + int, int + date, date - int, date - date.
   if ((op == "+" || op == "-") && x == TypeId::kDate && (is_integral(y) || y == TypeId::kUnknown)) {
     FLOE_TRY(coerce_at(c, 1, Type::int32()));
@@ -58,8 +57,7 @@ Status bind_arith(BindCtx& c) {
   if (!is_numeric(x) || !is_numeric(y)) {
     return invalid_argument("operator {} needs numbers", op);
   }
-  bool dec = (x == TypeId::kDecimal || y == TypeId::kDecimal) && !is_floating(x) &&
-             !is_floating(y);
+  bool dec = (x == TypeId::kDecimal || y == TypeId::kDecimal) && !is_floating(x) && !is_floating(y);
   if (op == "div") {
     FLOE_TRY(coerce_all(c, Type::int64()));
     c.type = Type::int64();
@@ -269,14 +267,10 @@ Result<Datum> eval_arith(const BoundExpr& e, std::vector<Datum>& args, int64_t n
   }
 }
 
+Status bind_arith(BindCtx& c) { return bind_arith_op(c, c.name); }
+
 // mod/pmod are % with a function name.
-Status bind_mod(BindCtx& c) {
-  std::string name = c.name;
-  c.name = "%";
-  Status st = bind_arith(c);
-  c.name = name;
-  return st;
-}
+Status bind_mod(BindCtx& c) { return bind_arith_op(c, "%"); }
 
 Status bind_unary_numeric(BindCtx& c) {
   TypePtr t = arith_operand(c.args[0]->type);
@@ -293,7 +287,8 @@ Datum map_numeric(const BoundExpr& e, const Datum& a, int64_t n, F f) {
   return visit_fixed(phys_of(e.type->id()), [&](auto tag) -> Datum {
     using T = decltype(tag);
     FixedReader<T> r(a);
-    return kernel<T>(e.type, m, a.scalar, [&](T* o, T x) { return f(o, x); }, r);
+    return kernel<T>(
+        e.type, m, a.scalar, [&](T* o, T x) { return f(o, x); }, r);
   });
 }
 

@@ -41,7 +41,8 @@ int32_t add_months_days(int32_t days, int64_t months) {
 
 int64_t micros_of(int64_t v, bool ns) { return ns ? floor_div(v, 1000) : v; }
 
-// ----- field extraction -----------------------------------------------------------------------------
+// ----- field extraction
+// -----------------------------------------------------------------------------
 
 enum class Field : uint8_t {
   kYear,
@@ -121,8 +122,8 @@ Result<Datum> eval_date_field(const BoundExpr& e, std::vector<Datum>& args, int6
   if (e.args[0]->type->id() == TypeId::kDate) {
     FixedReader<int32_t> r(args[0]);
     return kernel<int32_t>(
-        e.type, m, args[0].scalar, [f](int32_t* o, int32_t d) { return *o = date_field(f, d), true; },
-        r);
+        e.type, m, args[0].scalar,
+        [f](int32_t* o, int32_t d) { return *o = date_field(f, d), true; }, r);
   }
   bool ns = is_nanos(e.args[0]->type->id());
   FixedReader<int64_t> r(args[0]);
@@ -139,7 +140,8 @@ Result<Datum> eval_date_field(const BoundExpr& e, std::vector<Datum>& args, int6
       r);
 }
 
-// ----- date arithmetic ----------------------------------------------------------------------------
+// ----- date arithmetic
+// ----------------------------------------------------------------------------
 
 Status bind_date_int(BindCtx& c) {
   FLOE_TRY(coerce_at(c, 0, Type::date()));
@@ -242,7 +244,8 @@ Result<Datum> eval_make_date(const BoundExpr& e, std::vector<Datum>& args, int64
       y, m, d);
 }
 
-// ----- truncation ---------------------------------------------------------------------------------
+// ----- truncation
+// ---------------------------------------------------------------------------------
 
 enum class Unit : uint8_t {
   kYear,
@@ -335,7 +338,9 @@ Result<Datum> eval_date_trunc(const BoundExpr& e, std::vector<Datum>& args, int6
   FixedReader<int64_t> ts(args[1]);
   return kernel<int64_t>(
       e.type, rows_for(args, n), all_scalar(args),
-      [](int64_t* o, std::string_view unit, int64_t v) { return trunc_micros(v, unit_of(unit), o); },
+      [](int64_t* o, std::string_view unit, int64_t v) {
+        return trunc_micros(v, unit_of(unit), o);
+      },
       u, ts);
 }
 
@@ -362,12 +367,13 @@ Result<Datum> eval_trunc(const BoundExpr& e, std::vector<Datum>& args, int64_t n
       d, u);
 }
 
-// ----- Java date/time patterns ----------------------------------------------------------------------
+// ----- Java date/time patterns
+// ----------------------------------------------------------------------
 
 struct PatternToken {
-  char letter;        // 0 = literal text
-  int count;          // run length
-  std::string text;   // literal
+  char letter;       // 0 = literal text
+  int count;         // run length
+  std::string text;  // literal
 };
 
 std::vector<PatternToken> compile_format(std::string_view f) {
@@ -396,7 +402,7 @@ std::vector<PatternToken> compile_format(std::string_view f) {
 
 const char* kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
                          "July",    "August",   "September", "October", "November", "December"};
-const char* kDays[] = {"Monday", "Tuesday", "Wednesday", "Thursday",
+const char* kDays[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
                        "Friday", "Saturday", "Sunday"};
 
 void pad_num(int64_t v, int width, std::string* o) {
@@ -741,7 +747,8 @@ Status bind_now(BindCtx& c) {
   int64_t us = now_micros();
   if (c.name == "current_date") {
     c.type = Type::date();
-    c.state = std::make_shared<Literal>(Literal::date(static_cast<int32_t>(floor_div(us, kMicrosPerDay))));
+    c.state = std::make_shared<Literal>(
+        Literal::date(static_cast<int32_t>(floor_div(us, kMicrosPerDay))));
   } else {
     c.type = Type::timestamptz();
     c.state = std::make_shared<Literal>(Literal::timestamptz(us));
@@ -749,7 +756,8 @@ Status bind_now(BindCtx& c) {
   return Status::OK();
 }
 
-// ----- intervals ------------------------------------------------------------------------------------
+// ----- intervals
+// ------------------------------------------------------------------------------------
 
 Status bind_interval_add(BindCtx&) { return invalid_argument("use interval_add()"); }
 
@@ -783,7 +791,8 @@ Result<Datum> eval_interval_add(const BoundExpr& e, std::vector<Datum>& args, in
       ts);
 }
 
-// ----- Iceberg transforms -----------------------------------------------------------------------------
+// ----- Iceberg transforms
+// -----------------------------------------------------------------------------
 
 struct TransformState {
   Transform transform;
@@ -803,10 +812,10 @@ Status bind_transform(BindCtx& c) {
                            : Transform::truncate(static_cast<int32_t>(v));
     value_arg = 1;
   } else {
-    t = c.name == "years" ? Transform::year()
+    t = c.name == "years"    ? Transform::year()
         : c.name == "months" ? Transform::month()
-        : c.name == "days" ? Transform::day()
-                           : Transform::hour();
+        : c.name == "days"   ? Transform::day()
+                             : Transform::hour();
   }
   TypePtr src = c.args[value_arg]->type;
   if (src->id() == TypeId::kString && c.name != "bucket" && c.name != "truncate") {

@@ -28,7 +28,8 @@ char upper_ascii(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - '
 
 int64_t m_of(const std::vector<Datum>& args, int64_t n) { return rows_for(args, n); }
 
-// ----- concat -------------------------------------------------------------------------------------
+// ----- concat
+// -------------------------------------------------------------------------------------
 
 Status bind_concat(BindCtx& c) {
   bool all_binary = !c.args.empty();
@@ -198,7 +199,8 @@ Result<Datum> eval_chr(const BoundExpr& e, std::vector<Datum>& args, int64_t n) 
       r);
 }
 
-// ----- substr, left, right ------------------------------------------------------------------------
+// ----- substr, left, right
+// ------------------------------------------------------------------------
 
 // Spark's UTF8String.substringSQL (1-based; 0 acts as 1; negative counts from the end).
 void substring_sql(std::string_view s, int64_t pos, int64_t length, std::string* o) {
@@ -272,7 +274,8 @@ Result<Datum> eval_repeat(const BoundExpr& e, std::vector<Datum>& args, int64_t 
       s, k);
 }
 
-// ----- trim ---------------------------------------------------------------------------------------
+// ----- trim
+// ---------------------------------------------------------------------------------------
 
 Status bind_trim(BindCtx& c) { return sig(c, {Type::string()}, Type::string()); }
 
@@ -299,7 +302,8 @@ Result<Datum> eval_trim(const BoundExpr& e, std::vector<Datum>& args, int64_t n)
   return str_kernel(e.type, m_of(args, n), all_scalar(args), strip, s, chars);
 }
 
-// ----- search -------------------------------------------------------------------------------------
+// ----- search
+// -------------------------------------------------------------------------------------
 
 Status bind_replace(BindCtx& c) { return sig(c, {Type::string()}, Type::string()); }
 
@@ -324,8 +328,8 @@ Result<Datum> eval_replace(const BoundExpr& e, std::vector<Datum>& args, int64_t
   if (args.size() == 2) {
     return str_kernel(
         e.type, m_of(args, n), all_scalar(args),
-        [&](std::string* o, std::string_view v, std::string_view f) { return rep(o, v, f, ""); },
-        s, from);
+        [&](std::string* o, std::string_view v, std::string_view f) { return rep(o, v, f, ""); }, s,
+        from);
   }
   BytesReader to(args[2]);
   return str_kernel(e.type, m_of(args, n), all_scalar(args), rep, s, from, to);
@@ -394,7 +398,8 @@ Result<Datum> eval_locate(const BoundExpr& e, std::vector<Datum>& args, int64_t 
       t, s, p);
 }
 
-// ----- padding ------------------------------------------------------------------------------------
+// ----- padding
+// ------------------------------------------------------------------------------------
 
 Status bind_pad(BindCtx& c) {
   return sig(c, {Type::string(), Type::int32(), Type::string()}, Type::string());
@@ -450,7 +455,8 @@ Result<Datum> eval_pad(const BoundExpr& e, std::vector<Datum>& args, int64_t n) 
       s, l, p);
 }
 
-// ----- regular expressions ------------------------------------------------------------------------
+// ----- regular expressions
+// ------------------------------------------------------------------------
 
 struct CompiledRegex {
   std::regex re;
@@ -548,8 +554,8 @@ Result<Datum> eval_regexp_extract(const BoundExpr& e, std::vector<Datum>& args, 
                               re->mark_count());
     }
     if (std::regex_search(v.data(), v.data() + v.size(), match, *re) && match[group].matched) {
-      col->append_bytes(std::string_view(match[group].first,
-                                         static_cast<size_t>(match[group].length())));
+      col->append_bytes(
+          std::string_view(match[group].first, static_cast<size_t>(match[group].length())));
     } else {
       col->append_bytes("");
     }
@@ -639,10 +645,10 @@ void register_string_functions(std::vector<FunctionDef>* defs) {
   }
   defs->push_back({"ascii", 1, 1,
                    [](BindCtx& c) { return sig(c, {Type::string()}, Type::int32()); }, eval_ascii});
-  defs->push_back({"chr", 1, 1, [](BindCtx& c) { return sig(c, {Type::int64()}, Type::string()); },
-                   eval_chr});
-  defs->push_back({"char", 1, 1, [](BindCtx& c) { return sig(c, {Type::int64()}, Type::string()); },
-                   eval_chr});
+  defs->push_back(
+      {"chr", 1, 1, [](BindCtx& c) { return sig(c, {Type::int64()}, Type::string()); }, eval_chr});
+  defs->push_back(
+      {"char", 1, 1, [](BindCtx& c) { return sig(c, {Type::int64()}, Type::string()); }, eval_chr});
   defs->push_back({"substr", 2, 3, bind_substr, eval_substr});
   defs->push_back({"substring", 2, 3, bind_substr, eval_substr});
   defs->push_back({"left", 2, 2, bind_str_int, eval_left_right});

@@ -146,13 +146,13 @@ TEST(BoundExprArith, DecimalResultTypesFollowSpark) {
   auto big = Type::decimal(38, 10);
   EXPECT_EQ(decimal_add_type(*big, *big)->to_string(), "decimal(38, 9)");
   EXPECT_EQ(decimal_multiply_type(*big, *big)->to_string(), "decimal(38, 6)");
-  EXPECT_EQ(decimal_add_type(*Type::int32(), *Type::decimal(5, 2))->to_string(),
-            "decimal(13, 2)");
+  EXPECT_EQ(decimal_add_type(*Type::int32(), *Type::decimal(5, 2))->to_string(), "decimal(13, 2)");
 }
 
 TEST(BoundExprArith, DecimalValues) {
   TestBatch t;
-  t.add("a", Type::decimal(10, 2), {Dec(100, 10, 2), Dec(-1234, 10, 2), null_of(Type::decimal(10, 2))});
+  t.add("a", Type::decimal(10, 2),
+        {Dec(100, 10, 2), Dec(-1234, 10, 2), null_of(Type::decimal(10, 2))});
   t.add("b", Type::decimal(5, 3), {Dec(3000, 5, 3), Dec(500, 5, 3), Dec(1, 5, 3)});
   auto sum = fn("+", {t["a"], t["b"]});
   EXPECT_EQ(type_of(sum), "decimal(12, 3)");
@@ -180,7 +180,8 @@ TEST(BoundExprArith, DateArithmetic) {
   EXPECT_EQ(run(fn("-", {t["d"], lit(Dt("2024-01-01"))}), t.batch), "58|365");
 }
 
-// ----- comparisons --------------------------------------------------------------------------------
+// ----- comparisons
+// --------------------------------------------------------------------------------
 
 TEST(BoundExprCompare, StringIsCastToTheOtherSide) {
   TestBatch t;
@@ -217,7 +218,8 @@ TEST(BoundExprCompare, NaNAndBytes) {
 TEST(BoundExprCompare, TimestampVsTimestamptzComparesMicros) {
   TestBatch t;
   t.add("a", Type::timestamp(), {Ts("2024-06-15 10:00:00")});
-  t.add("b", Type::timestamptz(), {Literal::timestamptz(*parse_timestamp("2024-06-15T10:00:00+00:00", true))});
+  t.add("b", Type::timestamptz(),
+        {Literal::timestamptz(*parse_timestamp("2024-06-15T10:00:00+00:00", true))});
   EXPECT_EQ(run(fn("=", {t["a"], t["b"]}), t.batch), "true");
 }
 
@@ -250,7 +252,8 @@ TEST(BoundExprLogic, ThreeValued) {
             "true|false|NULL|false|false|false|NULL|false|NULL");
   EXPECT_EQ(run(ok(or_(t["p"], t["q"])), t.batch), "true|true|true|true|false|NULL|true|NULL|NULL");
   EXPECT_EQ(run(ok(not_(t["q"])), t.batch), "false|true|NULL|false|true|NULL|false|true|NULL");
-  EXPECT_EQ(run(ok(is_null(t["q"])), t.batch), "false|false|true|false|false|true|false|false|true");
+  EXPECT_EQ(run(ok(is_null(t["q"])), t.batch),
+            "false|false|true|false|false|true|false|false|true");
   EXPECT_EQ(run(ok(is_null(t["q"], true)), t.batch),
             "true|true|false|true|true|false|true|true|false");
   std::vector<uint8_t> keep;
@@ -279,7 +282,8 @@ TEST(BoundExprLogic, InListNullSemantics) {
 TEST(BoundExprLogic, Like) {
   TestBatch t;
   t.add("s", Type::string(),
-        {S("apple"), S("Banana"), S("a_b"), S("axb"), S(""), S("h\xC3\xA9llo"), null_of(Type::string())});
+        {S("apple"), S("Banana"), S("a_b"), S("axb"), S(""), S("h\xC3\xA9llo"),
+         null_of(Type::string())});
   auto L = [&](const char* p, LikeKind k = LikeKind::kLike, bool neg = false) {
     return run(ok(like(t["s"], lit(S(p)), neg, k)), t.batch);
   };
@@ -306,8 +310,9 @@ TEST(BoundExprLogic, Like) {
 TEST(BoundExprLogic, CaseWhen) {
   TestBatch t;
   t.add("x", Type::int32(), {I(1), I(2), I(3), null_of(Type::int32())});
-  auto searched = ok(case_when(std::nullopt, {fn("=", {t["x"], lit(I(1))}), fn(">", {t["x"], lit(I(2))})},
-                               {lit(S("one")), lit(S("big"))}, lit(S("other"))));
+  auto searched =
+      ok(case_when(std::nullopt, {fn("=", {t["x"], lit(I(1))}), fn(">", {t["x"], lit(I(2))})},
+                   {lit(S("one")), lit(S("big"))}, lit(S("other"))));
   EXPECT_EQ(run(searched, t.batch), "one|other|big|other");
   EXPECT_EQ(to_string(*searched, t.names),
             "CASE WHEN (x = 1) THEN 'one' WHEN (x > 2) THEN 'big' ELSE 'other' END");
@@ -320,7 +325,8 @@ TEST(BoundExprLogic, CaseWhen) {
   EXPECT_FALSE(case_when(std::nullopt, {t["x"]}, {t["x"]}).ok());
 }
 
-// ----- casts --------------------------------------------------------------------------------------
+// ----- casts
+// --------------------------------------------------------------------------------------
 
 std::string cast_text(Literal v, const TypePtr& to, bool try_cast = false) {
   return run1(ok(cast(lit(std::move(v)), to, try_cast)));
@@ -354,8 +360,7 @@ TEST(BoundExprCast, StringToDatesAndTimestamps) {
   EXPECT_EQ(cast_text(S("bad"), Type::date()), "NULL");
   EXPECT_EQ(cast_text(S("2024-06-15 10:00:00"), Type::timestamp()), "2024-06-15 10:00:00");
   EXPECT_EQ(cast_text(S("2024-06-15T10:00:00.5"), Type::timestamp()), "2024-06-15 10:00:00.5");
-  EXPECT_EQ(cast_text(S("2024-06-15T10:00:00+02:00"), Type::timestamptz()),
-            "2024-06-15 08:00:00");
+  EXPECT_EQ(cast_text(S("2024-06-15T10:00:00+02:00"), Type::timestamptz()), "2024-06-15 08:00:00");
   EXPECT_EQ(cast_text(S("2024-06-15T10:00:00Z"), Type::timestamptz()), "2024-06-15 10:00:00");
   EXPECT_EQ(cast_text(S("2024-06-15"), Type::timestamp()), "2024-06-15 00:00:00");
   EXPECT_EQ(cast_text(S("2024-06-15 25:00:00"), Type::timestamp()), "NULL");
@@ -397,7 +402,8 @@ TEST(BoundExprCast, NumbersDatesAndText) {
   EXPECT_EQ(to_string(*ok(cast(t["s"], Type::int32(), true)), t.names), "TRY_CAST(s AS int)");
 }
 
-// ----- string functions -----------------------------------------------------------------------------
+// ----- string functions
+// -----------------------------------------------------------------------------
 
 TEST(BoundExprString, Basics) {
   TestBatch t;
@@ -470,7 +476,8 @@ TEST(BoundExprString, SearchPadTrim) {
   EXPECT_EQ(run1(fn("length", {lit(I(12345))})), "5");
 }
 
-// ----- math -------------------------------------------------------------------------------------------
+// ----- math
+// -------------------------------------------------------------------------------------------
 
 TEST(BoundExprMath, RoundingAndFunctions) {
   EXPECT_EQ(run1(fn("round", {lit(D(2.5))})), "3.0");
@@ -533,11 +540,13 @@ TEST(BoundExprMath, NullHandling) {
   EXPECT_EQ(run1(fn("coalesce", {NUL(), NUL()})), "NULL");
 }
 
-// ----- dates -----------------------------------------------------------------------------------------
+// ----- dates
+// -----------------------------------------------------------------------------------------
 
 TEST(BoundExprDate, Fields) {
   TestBatch t;
-  t.add("d", Type::date(), {Dt("2024-06-15"), Dt("1969-12-31"), Dt("2021-01-03"), null_of(Type::date())});
+  t.add("d", Type::date(),
+        {Dt("2024-06-15"), Dt("1969-12-31"), Dt("2021-01-03"), null_of(Type::date())});
   t.add("ts", Type::timestamp(),
         {Ts("2024-06-15 13:45:30"), Ts("1969-12-31 23:59:59"), Ts("2021-01-03 00:00:00"),
          null_of(Type::timestamp())});
@@ -567,8 +576,9 @@ TEST(BoundExprDate, Arithmetic) {
   EXPECT_EQ(run1(fn("add_months", {d("2024-03-31"), lit(I(-13))})), "2023-02-28");
   EXPECT_EQ(run1(fn("make_date", {lit(I(2024)), lit(I(2)), lit(I(29))})), "2024-02-29");
   EXPECT_EQ(run1(fn("make_date", {lit(I(2023)), lit(I(2)), lit(I(29))})), "NULL");
-  EXPECT_EQ(run1(fn("months_between", {lit(Ts("1997-02-28 10:30:00")), lit(Ts("1996-10-30 00:00:00"))})),
-            "3.94959677");
+  EXPECT_EQ(
+      run1(fn("months_between", {lit(Ts("1997-02-28 10:30:00")), lit(Ts("1996-10-30 00:00:00"))})),
+      "3.94959677");
   EXPECT_EQ(run1(ok(interval_add(d("2024-01-31"), 1, 0, 0))), "2024-02-29");
   EXPECT_EQ(run1(ok(interval_add(d("2024-01-31"), 0, 1, 0, true))), "2024-01-30");
   auto ts_plus = ok(interval_add(lit(Ts("2024-06-15 10:00:00")), 0, 1, 3600 * 1000000LL));
@@ -615,7 +625,8 @@ TEST(BoundExprDate, TruncAndFormat) {
   EXPECT_EQ(type_of(fn("current_timestamp", {})), "timestamptz");
 }
 
-// ----- transforms ---------------------------------------------------------------------------------------
+// ----- transforms
+// ---------------------------------------------------------------------------------------
 
 // Bucket hashes from the spec's Appendix B.
 TEST(BoundExprTransform, BucketMatchesSpecVectors) {
@@ -623,24 +634,21 @@ TEST(BoundExprTransform, BucketMatchesSpecVectors) {
     auto e = fn("system.bucket", {lit(I(INT32_MAX)), lit(std::move(v))});
     return run1(e);
   };
-  auto expect = [](int32_t hash) {
-    return std::to_string(bucket_of(hash, INT32_MAX));
-  };
+  auto expect = [](int32_t hash) { return std::to_string(bucket_of(hash, INT32_MAX)); };
   EXPECT_EQ(bucket_of_lit(I(34)), expect(2017239379));
   EXPECT_EQ(bucket_of_lit(Lg(34)), expect(2017239379));
   EXPECT_EQ(bucket_of_lit(Dec(1420, 4, 2)), expect(-500754589));
   EXPECT_EQ(bucket_of_lit(Dt("2017-11-16")), expect(-653330422));
   EXPECT_EQ(bucket_of_lit(Literal::time(*parse_time("22:31:08"))), expect(-662762989));
   EXPECT_EQ(bucket_of_lit(Ts("2017-11-16 22:31:08")), expect(-2047944441));
-  EXPECT_EQ(bucket_of_lit(Literal::timestamptz(*parse_timestamp("2017-11-16T14:31:08-08:00", true))),
-            expect(-2047944441));
+  EXPECT_EQ(
+      bucket_of_lit(Literal::timestamptz(*parse_timestamp("2017-11-16T14:31:08-08:00", true))),
+      expect(-2047944441));
   EXPECT_EQ(bucket_of_lit(S("iceberg")), expect(1210000089));
   EXPECT_EQ(bucket_of_lit(Literal::uuid(*Uuid::parse("f79c3e09-677c-4bbd-a479-3f349cb785e7"))),
             expect(1488055340));
-  EXPECT_EQ(bucket_of_lit(Literal::binary(std::string("\x00\x01\x02\x03", 4))),
-            expect(-188683207));
-  EXPECT_EQ(bucket_of_lit(Literal::fixed(std::string("\x00\x01\x02\x03", 4))),
-            expect(-188683207));
+  EXPECT_EQ(bucket_of_lit(Literal::binary(std::string("\x00\x01\x02\x03", 4))), expect(-188683207));
+  EXPECT_EQ(bucket_of_lit(Literal::fixed(std::string("\x00\x01\x02\x03", 4))), expect(-188683207));
   EXPECT_FALSE(call("bucket", {lit(I(0)), lit(I(1))}).ok());
   EXPECT_FALSE(call("bucket", {lit(I(4)), lit(D(1.0))}).ok());
 }
@@ -656,9 +664,11 @@ TEST(BoundExprTransform, EqualsPartitionTransforms) {
   std::vector<Literal> ints, longs, dates, tss, strs, decs, bins, nss;
   for (int i = 0; i < n; ++i) {
     bool null = i % 17 == 0;
-    ints.push_back(null ? null_of(Type::int32()) : I(static_cast<int32_t>(rnd(INT32_MIN, INT32_MAX))));
+    ints.push_back(null ? null_of(Type::int32())
+                        : I(static_cast<int32_t>(rnd(INT32_MIN, INT32_MAX))));
     longs.push_back(null ? null_of(Type::int64()) : Lg(rnd(INT64_MIN / 2, INT64_MAX / 2)));
-    dates.push_back(null ? null_of(Type::date()) : Literal::date(static_cast<int32_t>(rnd(-30000, 30000))));
+    dates.push_back(null ? null_of(Type::date())
+                         : Literal::date(static_cast<int32_t>(rnd(-30000, 30000))));
     tss.push_back(null ? null_of(Type::timestamptz())
                        : Literal::timestamptz(rnd(-2000000000000000LL, 4000000000000000LL)));
     nss.push_back(null ? null_of(Type::timestamp_ns())
@@ -691,10 +701,14 @@ TEST(BoundExprTransform, EqualsPartitionTransforms) {
     Transform transform;
   };
   std::vector<Case> cases = {
-      {"bucket", 16, Transform::bucket(16)},       {"bucket", 1000, Transform::bucket(1000)},
-      {"truncate", 10, Transform::truncate(10)},   {"truncate", 3, Transform::truncate(3)},
-      {"years", 0, Transform::year()},             {"months", 0, Transform::month()},
-      {"days", 0, Transform::day()},               {"hours", 0, Transform::hour()},
+      {"bucket", 16, Transform::bucket(16)},
+      {"bucket", 1000, Transform::bucket(1000)},
+      {"truncate", 10, Transform::truncate(10)},
+      {"truncate", 3, Transform::truncate(3)},
+      {"years", 0, Transform::year()},
+      {"months", 0, Transform::month()},
+      {"days", 0, Transform::day()},
+      {"hours", 0, Transform::hour()},
   };
   int checked = 0;
   for (const auto& c : cases) {
@@ -720,12 +734,14 @@ TEST(BoundExprTransform, EqualsPartitionTransforms) {
   EXPECT_GT(checked, 5000);
 }
 
-// ----- nested access ------------------------------------------------------------------------------------
+// ----- nested access
+// ------------------------------------------------------------------------------------
 
 TEST(BoundExprNested, SubscriptAndFields) {
   auto map_t = Type::map_of(1, Type::string(), 2, Type::string(), false);
   auto list_t = Type::list_of(3, Type::int64(), false);
-  auto struct_t = Type::struct_of({{4, "a", Type::int32(), false}, {5, "b", Type::string(), false}});
+  auto struct_t =
+      Type::struct_of({{4, "a", Type::int32(), false}, {5, "b", Type::string(), false}});
   TestBatch t;
   t.add("m", map_t,
         {Literal::map_value(map_t, {S("added-data-files"), S("x")}, {S("3"), S("y")}),
@@ -750,7 +766,8 @@ TEST(BoundExprNested, SubscriptAndFields) {
   EXPECT_EQ(run(fn("coalesce", {t["l"], t["l"]}), t.batch), "[10, 20]|[]|NULL");
 }
 
-// ----- typing helpers -------------------------------------------------------------------------------------
+// ----- typing helpers
+// -------------------------------------------------------------------------------------
 
 TEST(BoundExprTypes, CommonType) {
   auto ct = [](const TypePtr& a, const TypePtr& b) {
@@ -775,8 +792,7 @@ TEST(BoundExprTypes, ToStringAndFolding) {
   TestBatch t;
   t.add("x", Type::int32(), {I(1)});
   t.add("name", Type::string(), {S("it's")});
-  auto e = ok(and_(fn(">=", {t["x"], lit(Lg(2))}),
-                   ok(like(t["name"], lit(S("a%")), true))));
+  auto e = ok(and_(fn(">=", {t["x"], lit(Lg(2))}), ok(like(t["name"], lit(S("a%")), true))));
   EXPECT_EQ(to_string(*e, t.names), "((CAST(x AS long) >= 2L) AND (name NOT LIKE 'a%'))");
   auto folded = fn("+", {lit(I(1)), fn("*", {lit(I(2)), lit(I(3))})});
   ASSERT_TRUE(folded);

@@ -57,7 +57,7 @@ class Generator {
 
   // Column layout: id, i, l, d, s, dt, dc (decimal), b.
   std::vector<std::string> names{"id", "i", "l", "d", "s", "dt", "dc", "b"};
-  std::vector<TypePtr> types{Type::int32(),  Type::int32(), Type::int64(),         Type::float64(),
+  std::vector<TypePtr> types{Type::int32(),  Type::int32(), Type::int64(),        Type::float64(),
                              Type::string(), Type::date(),  Type::decimal(10, 2), Type::boolean()};
 
   int rnd(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
@@ -331,7 +331,8 @@ class Generator {
         auto r = like(a.e, *literal(Literal::string(p)), neg,
                       ilike ? LikeKind::kILike : LikeKind::kLike);
         EXPECT_TRUE(r.ok());
-        return {"(" + a.sql + (neg ? " NOT" : "") + (ilike ? " ILIKE '" : " LIKE '") + p + "')", *r};
+        return {"(" + a.sql + (neg ? " NOT" : "") + (ilike ? " ILIKE '" : " LIKE '") + p + "')",
+                *r};
       }
       case 11: {
         X a = num(depth - 1), lo = lit_int(rnd(-30, 0)), hi = lit_int(rnd(0, 30));
@@ -447,7 +448,9 @@ TEST(ExprDuckDb, RandomExpressionsAgree) {
     int64_t l = g.rnd(-100000, 100000);
     add(2, null() ? Literal::null(Type::int64()) : Literal::int64(l), std::to_string(l));
     std::string dtext = format_decimal(g.rnd(-10000, 10000), 2);
-    add(3, null() ? Literal::null(Type::float64()) : Literal::float64(std::strtod(dtext.c_str(), nullptr)),
+    add(3,
+        null() ? Literal::null(Type::float64())
+               : Literal::float64(std::strtod(dtext.c_str(), nullptr)),
         "CAST(" + dtext + " AS DOUBLE)");
     std::string s = g.coin(10) ? std::to_string(g.rnd(-99, 99)) : g.random_word();
     add(4, null() ? Literal::null(Type::string()) : Literal::string(s), "'" + s + "'");
@@ -478,8 +481,8 @@ TEST(ExprDuckDb, RandomExpressionsAgree) {
   std::string create =
       "CREATE TABLE t(id INTEGER, i INTEGER, l BIGINT, d DOUBLE, s VARCHAR, dt DATE, "
       "dc DECIMAL(10, 2), b BOOLEAN)";
-  std::string copy = "COPY (" + select + " FROM t ORDER BY id) TO '" + out.string() +
-                     "' (FORMAT JSON)";
+  std::string copy =
+      "COPY (" + select + " FROM t ORDER BY id) TO '" + out.string() + "' (FORMAT JSON)";
   std::string cmd = "cd " + shell_quote(std::string(FLOE_SOURCE_DIR) + "/tests/oracle") +
                     " && node parquet_duckdb.mjs --exec " + shell_quote(create) + " " +
                     shell_quote(insert) + " " + shell_quote(copy) + " 2>&1";
@@ -504,8 +507,9 @@ TEST(ExprDuckDb, RandomExpressionsAgree) {
       std::string diff = compare_value(**col, r, duck[r][fmt::format("c{}", k)]);
       ++compared;
       if (!diff.empty() && ++failures <= 10) {
-        ADD_FAILURE() << "expression " << k << ": " << exprs[k].sql << "\n  floe: "
-                      << to_string(*exprs[k].e, g.names) << "\n  row " << r << ": " << diff;
+        ADD_FAILURE() << "expression " << k << ": " << exprs[k].sql
+                      << "\n  floe: " << to_string(*exprs[k].e, g.names) << "\n  row " << r << ": "
+                      << diff;
       }
     }
   }

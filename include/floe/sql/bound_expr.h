@@ -52,21 +52,21 @@ enum class LikeKind : uint8_t { kLike, kILike, kRLike };
 // One node of a bound expression. Build with the factories; fields are read-only afterwards.
 struct BoundExpr {
   ExprKind kind = ExprKind::kLiteral;
-  TypePtr type;                     // result type
-  std::vector<BoundExprPtr> args;   // children (see ExprKind)
-  int column_index = -1;            // kColumn: batch column; kField: struct field position
-  Literal value;                    // kLiteral
-  std::string name;                 // kCall: canonical lower-case name ("+", "substr", ...)
+  TypePtr type;                           // result type
+  std::vector<BoundExprPtr> args;         // children (see ExprKind)
+  int column_index = -1;                  // kColumn: batch column; kField: struct field position
+  Literal value;                          // kLiteral
+  std::string name;                       // kCall: canonical lower-case name ("+", "substr", ...)
   const FunctionDef* function = nullptr;  // kCall
-  bool negated = false;             // IS NOT NULL, NOT IN, NOT LIKE
-  bool try_cast = false;            // kCast
-  bool has_else = false;            // kCase: an ELSE was written (for to_string)
+  bool negated = false;                   // IS NOT NULL, NOT IN, NOT LIKE
+  bool try_cast = false;                  // kCast
+  bool has_else = false;                  // kCase: an ELSE was written (for to_string)
   LikeKind like_kind = LikeKind::kLike;
-  char escape = '\\';               // kLike
-  int32_t months = 0;               // kCall "interval_add"
+  char escape = '\\';  // kLike
+  int32_t months = 0;  // kCall "interval_add"
   int32_t days = 0;
   int64_t micros = 0;
-  ColumnPtr scalar;                 // kLiteral: the value as a one-row column
+  ColumnPtr scalar;                   // kLiteral: the value as a one-row column
   std::shared_ptr<const void> state;  // compiled pattern or other per-node constant
 
   bool is_literal() const { return kind == ExprKind::kLiteral; }
