@@ -529,6 +529,56 @@ Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args)
   return fold(e);
 }
 
+// ----- tree helpers -----------------------------------------------------------------------------
+
+namespace {
+
+void collect_columns(const BoundExpr& e, std::vector<int>* out) {
+  if (e.kind == ExprKind::kColumn) out->push_back(e.column_index);
+  for (const auto& a : e.args) collect_columns(*a, out);
+}
+
+}  // namespace
+
+std::vector<int> referenced_columns(const BoundExpr& expr) {
+  std::vector<int> out;
+  collect_columns(expr, &out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Result<BoundExprPtr> remap_columns(const BoundExprPtr& expr, const std::vector<int>& new_index) {
+  if (!expr) return invalid_argument("remap_columns: no expression");
+  if (expr->kind == ExprKind::kColumn) {
+    int i = expr->column_index;
+    if (i < 0 || static_cast<size_t>(i) >= new_index.size() || new_index[i] < 0) {
+      return invalid_argument("remap_columns: column #{} has no new position", i);
+    }
+    if (new_index[i] == i) return expr;
+    auto e = std::make_shared<BoundExpr>(*expr);
+    e->column_index = new_index[i];
+    return BoundExprPtr(e);
+  }
+  if (expr->args.empty()) return expr;
+  auto e = std::make_shared<BoundExpr>(*expr);
+  bool changed = false;
+  for (auto& a : e->args) {
+    auto mapped = FLOE_TRY(remap_columns(a, new_index));
+    changed = changed || mapped != a;
+    a = std::move(mapped);
+  }
+  return changed ? BoundExprPtr(e) : expr;
+}
+
+bool is_deterministic(const BoundExpr& expr) {
+  if (expr.kind == ExprKind::kCall && expr.function && !expr.function->deterministic) return false;
+  for (const auto& a : expr.args) {
+    if (!is_deterministic(*a)) return false;
+  }
+  return true;
+}
+
 // ----- EXPLAIN text -----------------------------------------------------------------------------
 
 namespace {

@@ -452,7 +452,8 @@ Result<Datum> eval_datum(const BoundExpr& e, const ColumnBatch& input) {
                                 input.columns.size());
       }
       const ColumnPtr& col = input.columns[e.column_index];
-      if (col->type_id() != e.type->id()) {
+      if (col->type_id() != e.type->id() ||
+          (e.type->id() == TypeId::kDecimal && col->type()->scale() != e.type->scale())) {
         return invalid_argument("column #{} has type {}, expected {}", e.column_index,
                                 col->type()->to_string(), e.type->to_string());
       }

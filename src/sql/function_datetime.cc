@@ -262,17 +262,18 @@ enum class Unit : uint8_t {
 };
 
 Unit unit_of(std::string_view s) {
-  std::string u = to_lower(trim(s));
-  if (u == "year" || u == "yyyy" || u == "yy") return Unit::kYear;
-  if (u == "quarter") return Unit::kQuarter;
-  if (u == "month" || u == "mm" || u == "mon") return Unit::kMonth;
-  if (u == "week") return Unit::kWeek;
-  if (u == "day" || u == "dd") return Unit::kDay;
-  if (u == "hour") return Unit::kHour;
-  if (u == "minute") return Unit::kMinute;
-  if (u == "second") return Unit::kSecond;
-  if (u == "millisecond") return Unit::kMillis;
-  if (u == "microsecond") return Unit::kMicros;
+  std::string_view u = trim(s);
+  auto is = [u](std::string_view name) { return iequals(u, name); };
+  if (is("year") || is("yyyy") || is("yy")) return Unit::kYear;
+  if (is("quarter")) return Unit::kQuarter;
+  if (is("month") || is("mm") || is("mon")) return Unit::kMonth;
+  if (is("week")) return Unit::kWeek;
+  if (is("day") || is("dd")) return Unit::kDay;
+  if (is("hour")) return Unit::kHour;
+  if (is("minute")) return Unit::kMinute;
+  if (is("second")) return Unit::kSecond;
+  if (is("millisecond")) return Unit::kMillis;
+  if (is("microsecond")) return Unit::kMicros;
   return Unit::kInvalid;
 }
 

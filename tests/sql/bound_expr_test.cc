@@ -823,3 +823,126 @@ TEST(BoundExprTypes, LiteralsBroadcastOverBatches) {
 
 }  // namespace
 }  // namespace floe::sql
+
+namespace floe::sql {
+namespace {
+
+// Column-vs-column, column-vs-scalar and scalar-vs-scalar kernels give the same values.
+TEST(BoundExprKernels, ColumnsAndScalarsAgree) {
+  std::mt19937 rng(7);
+  const int n = 203;
+  TestBatch t;
+  std::vector<Literal> a, b, s, u;
+  for (int i = 0; i < n; ++i) {
+    a.push_back(i % 11 == 0 ? null_of(Type::int64()) : Lg(static_cast<int>(rng() % 200) - 100));
+    b.push_back(i % 13 == 0 ? null_of(Type::decimal(9, 2))
+                            : Dec(static_cast<int>(rng() % 20000) - 10000, 9, 2));
+    std::string text(rng() % 6, 'a');
+    for (auto& c : text) c = static_cast<char>('a' + rng() % 4);
+    s.push_back(i % 7 == 0 ? null_of(Type::string()) : S(text));
+    u.push_back(i % 5 == 0 ? null_of(Type::string()) : S(text.substr(0, 2)));
+  }
+  t.add("a", Type::int64(), a);
+  t.add("b", Type::decimal(9, 2), b);
+  t.add("s", Type::string(), s);
+  t.add("u", Type::string(), u);
+  auto per_row = [&](const std::function<BoundExprPtr(BoundExprPtr, BoundExprPtr)>& make,
+                     const std::string& x, const std::string& y) {
+    auto whole = make(t[x], t[y]);
+    ASSERT_TRUE(whole);
+    auto col = evaluate(*whole, t.batch);
+    ASSERT_TRUE(col.ok()) << col.status().to_string();
+    size_t xi = std::find(t.names.begin(), t.names.end(), x) - t.names.begin();
+    size_t yi = std::find(t.names.begin(), t.names.end(), y) - t.names.begin();
+    for (int64_t i = 0; i < n; ++i) {
+      auto lx = lit(t.batch.columns[xi]->literal_at(i));
+      auto ly = lit(t.batch.columns[yi]->literal_at(i));
+      std::string want = run1(make(lx, ly));
+      std::string left = run1(make(lx, lit(t.batch.columns[yi]->literal_at(i))));
+      ColumnBatch one;
+      one.num_rows = 1;
+      std::string got;
+      if ((*col)->is_null(i)) {
+        got = "NULL";
+      } else {
+        value_text(**col, i, &got);
+      }
+      ASSERT_EQ(got, want) << to_string(*whole, t.names) << " row " << i;
+      ASSERT_EQ(left, want);
+    }
+    // Column with a broadcast scalar on either side.
+    auto scalar_y = lit(t.batch.columns[yi]->literal_at(3));
+    auto mixed = evaluate(*make(t[x], scalar_y), t.batch);
+    ASSERT_TRUE(mixed.ok());
+    for (int64_t i = 0; i < n; ++i) {
+      std::string want = run1(make(lit(t.batch.columns[xi]->literal_at(i)), scalar_y));
+      std::string got;
+      if ((*mixed)->is_null(i)) {
+        got = "NULL";
+      } else {
+        value_text(**mixed, i, &got);
+      }
+      ASSERT_EQ(got, want) << "row " << i;
+    }
+  };
+  for (const char* op : {"+", "-", "*", "/", "%", "<", "=", "<=>"}) {
+    per_row([&](BoundExprPtr x, BoundExprPtr y) { return fn(op, {x, y}); }, "a", "b");
+  }
+  for (const char* f : {"concat", "instr", "starts_with", "<", "coalesce", "nullif"}) {
+    per_row([&](BoundExprPtr x, BoundExprPtr y) { return fn(f, {x, y}); }, "s", "u");
+  }
+  per_row(
+      [&](BoundExprPtr x, BoundExprPtr y) {
+        return ok(case_when(std::nullopt, {fn(">", {x, lit(I(0))})}, {y}, lit(Dec(-1, 9, 2))));
+      },
+      "a", "b");
+  per_row([&](BoundExprPtr x, BoundExprPtr y) { return ok(like(x, y)); }, "s", "u");
+  per_row(
+      [&](BoundExprPtr x, BoundExprPtr y) {
+        return ok(in_list(x, {y, lit(S("ab"))}));
+      },
+      "s", "u");
+}
+
+TEST(BoundExprKernels, TreeHelpersAndErrors) {
+  TestBatch t;
+  t.add("x", Type::int32(), {I(1), I(2)});
+  t.add("y", Type::string(), {S("a"), null_of(Type::string())});
+  auto e = fn("concat", {t["y"], fn("+", {t["x"], t["x"]})});
+  EXPECT_EQ(referenced_columns(*e), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(is_deterministic(*e));
+  // Swap the two columns.
+  auto swapped = remap_columns(e, {1, 0});
+  ASSERT_TRUE(swapped.ok());
+  EXPECT_EQ(to_string(**swapped, {"y", "x"}), to_string(*e, t.names));
+  ColumnBatch reordered;
+  reordered.fields = {t.batch.fields[1], t.batch.fields[0]};
+  reordered.columns = {t.batch.columns[1], t.batch.columns[0]};
+  reordered.num_rows = 2;
+  EXPECT_EQ(run(*swapped, reordered), "a2|NULL");
+  EXPECT_FALSE(remap_columns(e, {0}).ok());
+  // Wrong column types and non-boolean filters are errors, not crashes.
+  auto wrong = evaluate(*e, reordered);
+  ASSERT_FALSE(wrong.ok());
+  EXPECT_NE(wrong.status().message().find("has type"), std::string::npos);
+  std::vector<uint8_t> keep;
+  EXPECT_FALSE(evaluate_predicate(*t["x"], t.batch, &keep).ok());
+  ASSERT_TRUE(evaluate_predicate(*NUL(), t.batch, &keep).ok());
+  EXPECT_EQ(keep, (std::vector<uint8_t>{0, 0}));
+  auto missing = evaluate(**column(5, Type::int32()), t.batch);
+  EXPECT_FALSE(missing.ok());
+  // A CASE over strings and decimals from columns with NULLs.
+  TestBatch c;
+  c.add("k", Type::int32(), {I(1), I(2), I(3), null_of(Type::int32())});
+  c.add("s", Type::string(), {S("one"), null_of(Type::string()), S("three"), S("four")});
+  c.add("d", Type::decimal(5, 1),
+        {Dec(11, 5, 1), Dec(22, 5, 1), null_of(Type::decimal(5, 1)), Dec(44, 5, 1)});
+  auto cs = ok(case_when(c["k"], {lit(I(1)), lit(I(3))}, {c["s"], c["d"]}, lit(S("other"))));
+  EXPECT_EQ(run(cs, c.batch), "one|other|NULL|other");
+  auto cd = ok(case_when(std::nullopt, {fn("<", {c["k"], lit(I(3))})}, {c["d"]}, lit(I(7))));
+  EXPECT_EQ(type_of(cd), "decimal(11, 1)");
+  EXPECT_EQ(run(cd, c.batch), "1.1|2.2|7.0|7.0");
+}
+
+}  // namespace
+}  // namespace floe::sql

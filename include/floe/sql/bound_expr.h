@@ -142,9 +142,22 @@ TypePtr decimal_divide_type(const Type& a, const Type& b);
 // operator call() knows.
 bool is_scalar_function(std::string_view name);
 
+// ----- tree helpers ---------------------------------------------------------------------------
+
+// Indices of the batch columns the expression reads, sorted, without duplicates.
+std::vector<int> referenced_columns(const BoundExpr& expr);
+// A copy reading column new_index[i] wherever the expression read column i (for projection
+// pruning or pushing a filter through a projection). An index outside the mapping or mapped to
+// a negative value is an error.
+Result<BoundExprPtr> remap_columns(const BoundExprPtr& expr, const std::vector<int>& new_index);
+// False when the value can differ between evaluations of the same row (none today: the clock
+// functions are fixed when bound).
+bool is_deterministic(const BoundExpr& expr);
+
 // ----- evaluation -----------------------------------------------------------------------------
 
-// The expression's values for every row of `input` (a column of input.num_rows rows).
+// The expression's values for every row of `input` (a column of input.num_rows rows). A column
+// reference returns the input's column itself: treat results as read-only.
 Result<ColumnPtr> evaluate(const BoundExpr& expr, const ColumnBatch& input);
 // A boolean expression as a row mask: keep[i] = 1 only where the value is TRUE (not NULL).
 Status evaluate_predicate(const BoundExpr& expr, const ColumnBatch& input,
