@@ -365,8 +365,8 @@ TEST(RelationalSort, DoublesNaNAndSignedZero) {
   auto b = batch_of({field(1, "d", Type::float64()), field(2, "p", Type::int64())}, {d, pos});
   auto s = *sort({b}, {{0, true}});
   EXPECT_EQ(rows_text(s),
-            (std::vector<std::string>{"[null,3]", "[\"-Infinity\",4]", "[-0.0,2]", "[0.0,5]",
-                                      "[1.0,0]", "[\"Infinity\",6]", "[\"NaN\",1]"}));
+            (std::vector<std::string>{"[null,3]", "[\"-Infinity\",4]", "[-0,2]", "[0,5]", "[1,0]",
+                                      "[\"Infinity\",6]", "[\"NaN\",1]"}));
   auto desc = *sort({b}, {{0, false}});
   EXPECT_EQ(row_text(desc, 0), "[\"NaN\",1]");
   EXPECT_EQ(row_text(desc, 6), "[null,3]");
