@@ -1,4 +1,5 @@
 // Row hashing, grouping equality, the Spark total order, and GroupTable.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -301,10 +302,14 @@ int compare_rows(const std::vector<ColumnPtr>& a, int64_t i, const std::vector<C
 
 namespace {
 constexpr size_t kInitialSlots = 1024;
+// A slot holds the upper 32 bits of the hash (a cheap first filter) and the group id.
+constexpr uint64_t kEmptySlot = ~uint64_t{0};
+inline uint64_t make_slot(uint64_t h, int32_t g) {
+  return (h & 0xFFFFFFFF00000000ULL) | static_cast<uint32_t>(g);
+}
 
-int fast_width(const std::vector<TypePtr>& types) {
-  if (types.size() != 1) return 0;
-  switch (types[0]->id()) {
+int fast_width(const TypePtr& type) {
+  switch (type->id()) {
     case TypeId::kBoolean:
       return 1;
     case TypeId::kInt:
@@ -339,20 +344,24 @@ GroupTable::GroupTable(std::vector<TypePtr> key_types) : key_types_(std::move(ke
     key_columns_.push_back(ColumnVector::make(t));
     stored_.push_back(key_columns_.back().get());
   }
-  slots_.assign(kInitialSlots, -1);
+  slots_.assign(kInitialSlots, kEmptySlot);
   mask_ = kInitialSlots - 1;
-  fixed_width_ = fast_width(key_types_);
+  for (const auto& t : key_types_) fixed_widths_.push_back(fast_width(t));
+  if (std::find(fixed_widths_.begin(), fixed_widths_.end(), 0) != fixed_widths_.end()) {
+    fixed_widths_.clear();
+  }
   if (key_types_.empty()) num_groups_ = 1;
 }
 
 void GroupTable::grow() {
   size_t cap = slots_.size() * 2;
-  slots_.assign(cap, -1);
+  slots_.assign(cap, kEmptySlot);
   mask_ = cap - 1;
   for (int64_t g = 0; g < num_groups_; ++g) {
-    uint64_t s = group_hashes_[static_cast<size_t>(g)] & mask_;
-    while (slots_[s] >= 0) s = (s + 1) & mask_;
-    slots_[s] = static_cast<int32_t>(g);
+    uint64_t h = group_hashes_[static_cast<size_t>(g)];
+    uint64_t s = h & mask_;
+    while (slots_[s] != kEmptySlot) s = (s + 1) & mask_;
+    slots_[s] = make_slot(h, static_cast<int32_t>(g));
   }
 }
 
@@ -360,27 +369,35 @@ int32_t GroupTable::probe(const std::vector<const ColumnVector*>& keys, int64_t 
                           const int32_t* pending, int64_t base) const {
   // Groups >= base were created by this call and are still rows pending[g - base] of `keys`.
   uint64_t s = h & mask_;
-  if (fixed_width_) {
-    const ColumnVector& k = *keys[0];
-    const ColumnVector& st = *stored_[0];
-    bool null = k.is_null(row);
-    uint64_t v = null ? 0 : load_key(k, row, fixed_width_);
-    for (;;) {
-      int32_t g = slots_[s];
-      if (g < 0) return -1 - static_cast<int32_t>(s);
-      if (group_hashes_[static_cast<size_t>(g)] == h) {
-        const ColumnVector& c = g < base ? st : k;
-        int64_t at = g < base ? g : pending[g - base];
-        bool gnull = c.is_null(at);
-        if (null ? gnull : (!gnull && load_key(c, at, fixed_width_) == v)) return g;
+  if (!fixed_widths_.empty()) {
+    // Integer-like keys: compare null flags and bits, no type dispatch per value.
+    auto same = [&](int32_t g) {
+      const bool stored = g < base;
+      const int64_t at = stored ? g : pending[g - base];
+      for (size_t c = 0; c < keys.size(); ++c) {
+        const ColumnVector& k = *keys[c];
+        const ColumnVector& o = stored ? *stored_[c] : k;
+        bool null = k.is_null(row), onull = o.is_null(at);
+        if (null != onull) return false;
+        if (!null && load_key(k, row, fixed_widths_[c]) != load_key(o, at, fixed_widths_[c])) {
+          return false;
+        }
       }
+      return true;
+    };
+    for (;;) {
+      uint64_t e = slots_[s];
+      if (e == kEmptySlot) return -1 - static_cast<int32_t>(s);
+      int32_t g = static_cast<int32_t>(static_cast<uint32_t>(e));
+      if ((e >> 32) == (h >> 32) && same(g)) return g;
       s = (s + 1) & mask_;
     }
   }
   for (;;) {
-    int32_t g = slots_[s];
-    if (g < 0) return -1 - static_cast<int32_t>(s);
-    if (group_hashes_[static_cast<size_t>(g)] == h) {
+    uint64_t e = slots_[s];
+    if (e == kEmptySlot) return -1 - static_cast<int32_t>(s);
+    int32_t g = static_cast<int32_t>(static_cast<uint32_t>(e));
+    if ((e >> 32) == (h >> 32) && group_hashes_[static_cast<size_t>(g)] == h) {
       bool eq = g < base ? rows_equal(keys, row, stored_, g)
                          : rows_equal(keys, row, keys, pending[g - base]);
       if (eq) return g;
@@ -405,7 +422,9 @@ void GroupTable::find_or_insert(const std::vector<const ColumnVector*>& keys, in
   const int64_t base = num_groups_;
   std::vector<int32_t>& pending = pending_;
   pending.clear();
+  constexpr int64_t kAhead = 16;
   for (int64_t r = 0; r < n; ++r) {
+    if (r + kAhead < n) __builtin_prefetch(&slots_[hashes[r + kAhead] & mask_]);
     uint64_t h = hashes[r];
     int32_t g = probe(keys, r, h, pending.data(), base);
     if (g < 0) {
@@ -413,7 +432,7 @@ void GroupTable::find_or_insert(const std::vector<const ColumnVector*>& keys, in
       g = static_cast<int32_t>(num_groups_++);
       pending.push_back(static_cast<int32_t>(r));
       group_hashes_.push_back(h);
-      slots_[slot] = g;
+      slots_[slot] = make_slot(h, g);
       if (static_cast<size_t>(num_groups_) * 2 > slots_.size()) grow();
     }
     ids[r] = g;

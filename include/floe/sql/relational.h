@@ -114,12 +114,13 @@ class GroupTable {
   std::vector<ColumnPtr> key_columns_;
   std::vector<const ColumnVector*> stored_;
   std::vector<uint64_t> group_hashes_;
-  std::vector<int32_t> slots_;  // group id or -1
+  std::vector<uint64_t> slots_;  // hash tag << 32 | group id; all ones = empty
   std::vector<int32_t> pending_;
   uint64_t mask_ = 0;
   int64_t num_groups_ = 0;
-  // Fast path: a single fixed-width key of width <= 8 without floats (bit equality).
-  int fixed_width_ = 0;
+  // Fast path: every key integer-like (boolean, int, long, date, time, timestamps) with its
+  // width; empty otherwise.
+  std::vector<int> fixed_widths_;
 };
 
 }  // namespace floe::sql
