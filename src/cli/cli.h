@@ -81,4 +81,15 @@ struct ScanCommand {
 // floe scan TABLE: plans a scan; --explain prints the planning funnel (ScanReport).
 Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostream& out);
 
+struct MetaCommand {
+  std::string table;  // metadata JSON file or table directory
+  std::string name;   // metadata table name: snapshots, manifests, files, ...
+  std::optional<int64_t> snapshot_id;
+  int64_t limit = -1;
+  int threads = 0;
+};
+
+// floe meta TABLE NAME: the rows of a metadata table (meta.cc).
+Status run_meta(const GlobalOptions& options, const MetaCommand& cmd, std::ostream& out);
+
 }  // namespace floe::cli
