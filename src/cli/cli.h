@@ -91,5 +91,15 @@ struct SqlCommand {
 Status run_sql(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out);
 // floe shell: an interactive prompt with line editing and history; errors do not end it.
 Status run_shell(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out);
+struct MetaCommand {
+  std::string table;  // metadata JSON file or table directory
+  std::string name;   // metadata table name: snapshots, manifests, files, ...
+  std::optional<int64_t> snapshot_id;
+  int64_t limit = -1;
+  int threads = 0;
+};
+
+// floe meta TABLE NAME: the rows of a metadata table (meta.cc).
+Status run_meta(const GlobalOptions& options, const MetaCommand& cmd, std::ostream& out);
 
 }  // namespace floe::cli

@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "cli/cli.h"
+#include "cli/row_printer.h"
 #include "cli/text_table.h"
 #include "floe/expr/parser.h"
 #include "floe/read/task_reader.h"
@@ -89,78 +90,15 @@ nlohmann::ordered_json report_json(const ScanReport& r) {
   return j;
 }
 
-std::string cell_text(const ColumnVector& col, int64_t i) {
-  if (col.is_null(i)) return "NULL";
-  if (col.type()->is_nested()) {
-    std::string json;
-    write_value_json(col, i, JsonOptions{}, &json);
-    return json;
-  }
-  return col.literal_at(i).to_string();
-}
-
-std::string csv_escape(const std::string& v) {
-  if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 Status print_rows(const GlobalOptions& options, const ScanCommand& cmd, TableScan& scan,
                   const StoredTable& table, std::ostream& out) {
-  const OutputFormat format = options.output_format();
-  int64_t printed = 0;
-  std::vector<std::string> header;
-  std::unique_ptr<TextTable> text;
-  bool header_done = false;
-  std::string line;
-  auto sink = [&](ColumnBatch&& batch) -> Status {
-    if (!header_done) {
-      for (const auto& f : batch.fields) header.push_back(f.name);
-      if (format == OutputFormat::kTable) text = std::make_unique<TextTable>(header);
-      if (format == OutputFormat::kCsv) {
-        for (size_t c = 0; c < header.size(); ++c) out << (c ? "," : "") << csv_escape(header[c]);
-        out << "\n";
-      }
-      header_done = true;
-    }
-    for (int64_t r = 0; r < batch.num_rows; ++r) {
-      if (cmd.limit >= 0 && printed >= cmd.limit) break;
-      if (format == OutputFormat::kJson) {
-        line.clear();
-        write_row_json(batch, r, JsonOptions{}, &line);
-        out << line << "\n";
-      } else {
-        std::vector<std::string> cells;
-        for (const auto& c : batch.columns) cells.push_back(cell_text(*c, r));
-        if (format == OutputFormat::kCsv) {
-          for (size_t c = 0; c < cells.size(); ++c) out << (c ? "," : "") << csv_escape(cells[c]);
-          out << "\n";
-        } else {
-          text->add_row(std::move(cells));
-        }
-      }
-      ++printed;
-    }
-    if (cmd.limit >= 0 && printed >= cmd.limit) {
-      return Status(ErrorKind::kCancelled, "limit reached");
-    }
-    return Status::OK();
-  };
+  std::vector<std::string> names;
+  for (const auto& f : scan.schema().fields()) names.push_back(f.name);
+  RowPrinter printer(options.output_format(), out, std::move(names), cmd.limit);
+  auto sink = [&](ColumnBatch&& batch) -> Status { return printer.add(batch); };
   auto summary = read_scan(scan, table.io, table.metadata, cmd.columns, sink, cmd.threads);
   if (!summary.ok() && summary.status().kind() != ErrorKind::kCancelled) return summary.status();
-  if (format == OutputFormat::kTable) {
-    if (!text) {
-      std::vector<std::string> names;
-      for (const auto& f : scan.schema().fields()) names.push_back(f.name);
-      text = std::make_unique<TextTable>(names);
-    }
-    text->print(out, true);
-    out << "(" << printed << " row" << (printed == 1 ? "" : "s") << ")\n";
-  }
+  printer.finish();
   return Status::OK();
 }
 

@@ -3,9 +3,10 @@
 
 #include <cctype>
 
+#include "floe/util/strings.h"
 #include "sql/parser_internal.h"
 
-namespace floe::sql {
+namespace floe::sql::ast {
 
 namespace {
 
@@ -15,7 +16,9 @@ bool is_plain_identifier(std::string_view name) {
   for (char c : name) {
     if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
   }
-  return !internal::is_reserved_word(name);
+  // VALUES and INTERVAL are names Spark allows, but bare they would start a query or a literal.
+  return !internal::is_reserved_word(name) && !iequals(name, "VALUES") &&
+         !iequals(name, "INTERVAL");
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view sep = ", ") {
@@ -808,4 +811,4 @@ std::string to_string(const TableRef& r) {
 
 std::string to_string(const Statement& s) { return statement_text(s); }
 
-}  // namespace floe::sql
+}  // namespace floe::sql::ast

@@ -4,6 +4,7 @@
 #include "sql/lexer_internal.h"
 
 namespace floe::sql::internal {
+using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
 
 namespace {
 

@@ -11,6 +11,7 @@
 #include "floe/util/result.h"
 
 namespace floe::sql::internal {
+using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
 
 enum class TokenKind {
   kWord,          // identifier or keyword: letters, digits, '_' (not starting with a digit)

@@ -8,6 +8,7 @@
 #include "sql/parser_internal.h"
 
 namespace floe::sql {
+using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
 namespace internal {
 
 namespace {
@@ -76,6 +77,11 @@ Status Parser::error_at(const Token& token, std::string_view what) const {
     return syntax_error(tokens_[implicit_alias_], what);
   }
   return syntax_error(token, what);
+}
+
+Status Parser::enter(const Token& at) {
+  if (++depth_ > kMaxDepth) return error_at(at, "statement is nested too deeply");
+  return Status::OK();
 }
 
 bool Parser::is_identifier_token(size_t ahead) const {

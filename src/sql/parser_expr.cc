@@ -8,6 +8,7 @@
 #include "sql/parser_internal.h"
 
 namespace floe::sql::internal {
+using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
 
 namespace {
 
@@ -62,7 +63,11 @@ bool Parser::at_query_start(size_t ahead) const {
   return is_sym("(", ahead) && at_query_start(ahead + 1);
 }
 
-Result<ExprPtr> Parser::expr() { return or_expr(); }
+Result<ExprPtr> Parser::expr() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
+  return or_expr();
+}
 
 Result<ExprPtr> Parser::or_expr() {
   ExprPtr left = FLOE_TRY(and_expr());
@@ -85,6 +90,8 @@ Result<ExprPtr> Parser::and_expr() {
 }
 
 Result<ExprPtr> Parser::not_expr() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
   if (is_kw("NOT") || is_sym("!")) {
     SourcePos pos = advance().pos;
     if (is_kw("EXISTS") && is_sym("(", 1)) {
@@ -254,6 +261,8 @@ Result<ExprPtr> Parser::multiplicative() {
 }
 
 Result<ExprPtr> Parser::unary() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
   if (is_sym("-") || is_sym("+") || is_sym("~")) {
     const Token& t = advance();
     // A sign directly before a number is part of the literal (so -9223372036854775808 fits).
@@ -597,6 +606,8 @@ Result<ExprPtr> Parser::primary() {
 }
 
 Result<TypePtr> Parser::type() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
   const Token& t = peek();
   if (t.kind != TokenKind::kWord) return error_expected("a type name");
   auto ty = std::make_unique<TypeName>();

@@ -13,6 +13,7 @@
 #include "sql/lexer_internal.h"
 
 namespace floe::sql::internal {
+using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
 
 class Parser {
  public:
@@ -117,6 +118,16 @@ class Parser {
   Result<std::vector<std::string>> column_path();
   Result<RetentionPeriod> retention_period();
   Result<std::optional<std::string>> optional_alias();
+
+  // Nesting guard: deeply nested input gets an error instead of exhausting the stack.
+  Status enter(const Token& at);
+  struct DepthGuard {
+    explicit DepthGuard(Parser& p) : parser(p) {}
+    ~DepthGuard() { --parser.depth_; }
+    Parser& parser;
+  };
+  static constexpr int kMaxDepth = 1000;
+  int depth_ = 0;
 
   std::string_view source_;
   std::vector<Token> tokens_;

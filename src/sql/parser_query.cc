@@ -3,6 +3,7 @@
 #include "sql/parser_internal.h"
 
 namespace floe::sql::internal {
+using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
 
 namespace {
 
@@ -45,6 +46,8 @@ bool Parser::can_be_implicit_alias(size_t ahead) const {
 }
 
 Result<QueryPtr> Parser::query() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
   auto q = std::make_unique<Query>();
   q->pos = peek().pos;
   if (accept_kw("WITH")) {
@@ -212,6 +215,10 @@ Result<QueryBodyPtr> Parser::select_body() {
   }
   if (accept_kw("HAVING")) s->having = FLOE_TRY(expr());
 
+  if ((is_kw("GROUP") || is_kw("ORDER")) && !is_kw("BY", 1)) {
+    advance();
+    return error_expected("BY");
+  }
   // What may follow a SELECT block; anything else gets a message listing the clauses.
   if (at_end() || is_sym(";") || is_sym(")") || is_kw("UNION") || is_kw("INTERSECT") ||
       is_kw("EXCEPT") || is_kw("MINUS") || is_kw("ORDER") || is_kw("LIMIT") || is_kw("OFFSET")) {
@@ -319,6 +326,8 @@ Status Parser::table_alias(TableRef& ref, bool allow_columns) {
 }
 
 Result<TableRefPtr> Parser::primary_relation() {
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(peek()));
   SourcePos pos = peek().pos;
   if (is_sym("(")) {
     if (at_query_start(1)) {

@@ -5,6 +5,7 @@
 #include "sql/parser_internal.h"
 
 namespace floe::sql::internal {
+using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
 
 namespace {
 
@@ -43,7 +44,8 @@ Result<StatementNode> Parser::statement_node() {
 }
 
 Result<StatementNode> Parser::explain() {
-  advance();
+  DepthGuard guard(*this);
+  FLOE_TRY(enter(advance()));
   ExplainStatement e;
   if (accept_kw("EXTENDED")) {
     e.mode = ExplainMode::kExtended;

@@ -212,35 +212,39 @@ Status IcebergScanNode::execute(ExecContext& ctx, const BatchSink& sink) {
 }
 
 std::string IcebergScanNode::describe() const {
-  std::string out = fmt::format("IcebergScan {}", name_);
   std::string cols;
   for (const auto& f : fields_) cols += (cols.empty() ? "" : ", ") + f.name;
-  out += " [" + cols + "]";
-  return out;
+  return fmt::format("BatchScan {} [{}]", name_, cols);
 }
 
 std::vector<std::string> IcebergScanNode::details() const {
   std::vector<std::string> out;
   const ScanReport& r = scan_->report();
-  out.push_back(fmt::format("snapshot: {}", r.snapshot_id));
-  out.push_back(fmt::format("filter: {}", r.filter.empty() ? "true" : r.filter));
+  out.push_back(fmt::format("PushedFilters: [{}]", r.filter.empty() || r.filter == "true"
+                                                      ? std::string()
+                                                      : r.filter));
   if (!prepared_) return out;
-  out.push_back(fmt::format("data manifests: total {}, skipped {}, scanned {}",
-                            r.total_data_manifests, r.skipped_data_manifests,
-                            r.scanned_data_manifests));
-  out.push_back(fmt::format("delete manifests: total {}, skipped {}, scanned {}",
-                            r.total_delete_manifests, r.skipped_delete_manifests,
-                            r.scanned_delete_manifests));
-  out.push_back(fmt::format("data files: total {}, skipped {}, scanned {}", r.total_data_files,
-                            r.skipped_data_files, r.scanned_data_files));
-  out.push_back(fmt::format("delete files: {} matched ({} skipped by the filter)",
-                            r.matched_delete_files, r.skipped_delete_files));
+  auto line = [&](const char* label, const std::string& value) {
+    out.push_back(fmt::format("    {:<38}{}", label, value));
+  };
+  out.push_back("ScanStatistics:");
+  line("Snapshot ID:", r.snapshot_id < 0 ? std::string("none") : std::to_string(r.snapshot_id));
+  line("Total Manifests:", std::to_string(r.total_data_manifests));
+  line("Manifests skipped (pruned):", std::to_string(r.skipped_data_manifests));
+  line("Manifests scanned:", std::to_string(r.scanned_data_manifests));
+  line("Delete Manifests (total/skipped/scanned):",
+       fmt::format("{} / {} / {}", r.total_delete_manifests, r.skipped_delete_manifests,
+                   r.scanned_delete_manifests));
+  line("Total Data Files (scanned manifests):", std::to_string(r.total_data_files));
+  line("Data Files skipped (pruned):", std::to_string(r.skipped_data_files));
+  line("Data Files scanned:", std::to_string(r.scanned_data_files));
+  line("Delete Files matched:", std::to_string(r.matched_delete_files));
   std::string residuals;
   for (const auto& res : r.residuals) residuals += (residuals.empty() ? "" : " | ") + res;
-  out.push_back("residual: " + (residuals.empty() ? std::string("true") : residuals));
-  out.push_back(fmt::format("tasks: {} ({} bytes)", r.tasks, r.task_bytes));
-  out.push_back(fmt::format("planning: {:.1f} ms, {} threads, I/O {} requests, {} bytes",
-                            r.planning_ms, r.threads, r.io_requests, r.io_bytes));
+  line("Residual Filter:", residuals.empty() ? std::string("true") : residuals);
+  line("Tasks:", fmt::format("{} ({} bytes)", r.tasks, r.task_bytes));
+  line("Planning time:", fmt::format("{:.1f} ms ({} threads)", r.planning_ms, r.threads));
+  line("I/O requests:", fmt::format("{} ({} bytes)", r.io_requests, r.io_bytes));
   return out;
 }
 

@@ -7,7 +7,9 @@
 // decimals as strings, dates "YYYY-MM-DD", times "HH:MM:SS.ffffff", timestamps
 // "YYYY-MM-DDTHH:MM:SS.ffffff" (9 digits for nanos, no zone), binary/fixed as lowercase hex,
 // uuid text, structs as objects, lists as arrays, maps as [{"key":k,"value":v}...].
-import {DuckDBInstance, DuckDBTypeId} from '@duckdb/node-api';
+import {DuckDBInstance} from '@duckdb/node-api';
+
+import {canon, stringify} from './duckdb_canon.mjs';
 
 const args = process.argv.slice(2);
 const schemaMode = args[0] === '--schema';
@@ -21,121 +23,6 @@ const instance = await DuckDBInstance.create(':memory:', {
 });
 const conn = await instance.connect();
 
-function floorDiv(a, b) {
-  const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
-}
-function pad(n, w) {
-  const s = String(n);
-  return s.length >= w ? s : '0'.repeat(w - s.length) + s;
-}
-function civil(days) {  // Howard Hinnant's civil_from_days
-  let z = days + 719468n;
-  const era = floorDiv(z, 146097n);
-  const doe = z - era * 146097n;
-  const yoe = (doe - doe / 1460n + doe / 36524n - doe / 146096n) / 365n;
-  let y = yoe + era * 400n;
-  const doy = doe - (365n * yoe + yoe / 4n - yoe / 100n);
-  const mp = (5n * doy + 2n) / 153n;
-  const d = doy - (153n * mp + 2n) / 5n + 1n;
-  const m = mp < 10n ? mp + 3n : mp - 9n;
-  if (m <= 2n) y += 1n;
-  const ys = y < 0n ? '-' + pad(-y, 4) : pad(y, 4);
-  return `${ys}-${pad(m, 2)}-${pad(d, 2)}`;
-}
-function timeOfDay(units, perSec, digits) {
-  const s = units / perSec, frac = units % perSec;
-  return `${pad(s / 3600n, 2)}:${pad((s / 60n) % 60n, 2)}:${pad(s % 60n, 2)}.${pad(frac, digits)}`;
-}
-function ts(units, perDay, perSec, digits) {
-  const day = floorDiv(units, perDay);
-  return civil(day) + 'T' + timeOfDay(units - day * perDay, perSec, digits);
-}
-function decimal(v, scale) {
-  const neg = v < 0n;
-  let s = (neg ? -v : v).toString();
-  if (scale > 0) {
-    s = s.padStart(scale + 1, '0');
-    s = s.slice(0, s.length - scale) + '.' + s.slice(s.length - scale);
-  }
-  return (neg ? '-' : '') + s;
-}
-function hex(bytes) {
-  return Buffer.from(bytes).toString('hex');
-}
-
-function canon(v, t) {
-  if (v === null || v === undefined) return null;
-  switch (t.typeId) {
-    case DuckDBTypeId.BOOLEAN:
-      return v;
-    case DuckDBTypeId.TINYINT:
-    case DuckDBTypeId.SMALLINT:
-    case DuckDBTypeId.INTEGER:
-    case DuckDBTypeId.UTINYINT:
-    case DuckDBTypeId.USMALLINT:
-    case DuckDBTypeId.UINTEGER:
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-      return {raw: v.toString()};
-    case DuckDBTypeId.FLOAT:
-    case DuckDBTypeId.DOUBLE:
-      if (Number.isNaN(v)) return 'NaN';
-      if (v === Infinity) return 'Infinity';
-      if (v === -Infinity) return '-Infinity';
-      return {raw: Object.is(v, -0) ? '-0.0' : String(v)};
-    case DuckDBTypeId.DECIMAL:
-      return decimal(v.value, t.scale);
-    case DuckDBTypeId.DATE:
-      return civil(BigInt(v.days));
-    case DuckDBTypeId.TIME:
-      return timeOfDay(v.micros, 1000000n, 6);
-    case DuckDBTypeId.TIME_TZ:
-      return timeOfDay(v.micros, 1000000n, 6);
-    case DuckDBTypeId.TIME_NS:
-      return timeOfDay(v.nanos / 1000n, 1000000n, 6);
-    case DuckDBTypeId.TIMESTAMP:
-    case DuckDBTypeId.TIMESTAMP_TZ:
-      return ts(v.micros, 86400000000n, 1000000n, 6);
-    case DuckDBTypeId.TIMESTAMP_MS:
-      return ts(v.millis * 1000n, 86400000000n, 1000000n, 6);
-    case DuckDBTypeId.TIMESTAMP_S:
-      return ts(v.seconds * 1000000n, 86400000000n, 1000000n, 6);
-    case DuckDBTypeId.TIMESTAMP_NS:
-      return ts(v.nanos, 86400000000000n, 1000000000n, 9);
-    case DuckDBTypeId.VARCHAR:
-    case DuckDBTypeId.ENUM:
-      return String(v);
-    case DuckDBTypeId.BLOB:
-      return hex(v.bytes);
-    case DuckDBTypeId.UUID:
-      return v.toString();
-    case DuckDBTypeId.LIST:
-    case DuckDBTypeId.ARRAY:
-      return v.items.map((x) => canon(x, t.valueType));
-    case DuckDBTypeId.STRUCT: {
-      const o = {};
-      for (let i = 0; i < t.entryNames.length; ++i)
-        o[t.entryNames[i]] = canon(v.entries[t.entryNames[i]], t.entryTypes[i]);
-      return o;
-    }
-    case DuckDBTypeId.MAP:
-      return v.entries.map(
-          (e) => ({key: canon(e.key, t.keyType), value: canon(e.value, t.valueType)}));
-    default:
-      return `unsupported:${t.toString()}`;
-  }
-}
-function stringify(x) {
-  if (x === null) return 'null';
-  if (typeof x === 'object' && x.raw !== undefined) return x.raw;
-  if (Array.isArray(x)) return '[' + x.map(stringify).join(',') + ']';
-  if (typeof x === 'object')
-    return '{' +
-        Object.entries(x).map(([k, v]) => JSON.stringify(k) + ':' + stringify(v)).join(',') + '}';
-  return JSON.stringify(x);
-}
 const q = (s) => '\'' + s.replaceAll('\'', '\'\'') + '\'';
 const out = [];
 const flush = () => {

@@ -81,6 +81,20 @@ int main(int argc, char** argv) {
   sql->add_option("--threads", sql_cmd.threads, "Worker threads (default: one per core)");
   auto* shell = app.add_subcommand("shell", "Interactive SQL shell with line editing and history");
   shell->add_option("--threads", sql_cmd.threads, "Worker threads (default: one per core)");
+  floe::cli::MetaCommand meta_cmd;
+  int64_t meta_snapshot = 0;
+  auto* meta = app.add_subcommand(
+      "meta", "Print a metadata table: snapshots, history, manifests, files, entries, ...");
+  meta->add_option("table", meta_cmd.table, "Metadata JSON file or table directory")->required();
+  meta->add_option("name", meta_cmd.name,
+                   "Metadata table: entries, files, data_files, delete_files, history, "
+                   "metadata_log_entries, snapshots, refs, manifests, partitions, all_data_files, "
+                   "all_delete_files, all_files, all_manifests, all_entries")
+      ->required();
+  auto* meta_snapshot_opt =
+      meta->add_option("--snapshot", meta_snapshot, "Snapshot id (time travel)");
+  meta->add_option("--limit", meta_cmd.limit, "Print at most N rows");
+  meta->add_option("--threads", meta_cmd.threads, "Manifest reading threads (default: per core)");
 
   auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
 
@@ -108,6 +122,9 @@ int main(int argc, char** argv) {
     status = floe::cli::run_sql(options, sql_cmd, std::cout);
   } else if (shell->parsed()) {
     status = floe::cli::run_shell(options, sql_cmd, std::cout);
+  } else if (meta->parsed()) {
+    if (*meta_snapshot_opt) meta_cmd.snapshot_id = meta_snapshot;
+    status = floe::cli::run_meta(options, meta_cmd, std::cout);
   } else if (demo->parsed()) {
     status = floe::cli::run_demo(options, std::cout);
   }

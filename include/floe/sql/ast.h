@@ -24,7 +24,7 @@
 #include <variant>
 #include <vector>
 
-namespace floe::sql {
+namespace floe::sql::ast {
 
 struct SourcePos {
   uint32_t line = 0;
@@ -865,4 +865,4 @@ std::string quote_string(std::string_view value);
 const char* binary_op_symbol(BinaryOp op);  // "+", "=", "AND", ...
 const char* statement_kind_name(StatementKind kind);
 
-}  // namespace floe::sql
+}  // namespace floe::sql::ast

@@ -18,18 +18,18 @@ namespace floe::sql {
 
 // A script of statements separated by ';' (comments `--` and `/* */`, empty statements
 // allowed). Positions are relative to the whole script.
-Result<std::vector<Statement>> parse_sql(std::string_view script);
+Result<std::vector<ast::Statement>> parse_sql(std::string_view script);
 
 // Exactly one statement (a trailing ';' is allowed).
-Result<Statement> parse_statement(std::string_view text);
+Result<ast::Statement> parse_statement(std::string_view text);
 
 // A scalar expression (a WHERE clause, a CHECK, a CALL argument).
-Result<ExprPtr> parse_expression(std::string_view text);
+Result<ast::ExprPtr> parse_expression(std::string_view text);
 
 // A query (SELECT / WITH / VALUES / set operations).
-Result<QueryPtr> parse_query(std::string_view text);
+Result<ast::QueryPtr> parse_query(std::string_view text);
 
 // A Spark type name: "DECIMAL(10, 2)", "MAP<STRING, ARRAY<INT>>".
-Result<TypePtr> parse_type(std::string_view text);
+Result<ast::TypePtr> parse_type(std::string_view text);
 
 }  // namespace floe::sql
