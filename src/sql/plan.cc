@@ -130,9 +130,11 @@ Result<ColumnBatch> collect(PlanNode& plan, ExecContext& ctx) {
 
 namespace {
 void explain_into(const PlanNode& node, int depth, std::string* out) {
-  std::string pad(depth * 2, ' ');
-  *out += pad + (depth ? "+- " : "") + node.describe() + "\n";
-  for (const auto& line : node.details()) *out += pad + (depth ? "     " : "   ") + line + "\n";
+  // Spark's tree: children under "+- ", their details aligned under the node name.
+  std::string pad = depth ? std::string((depth - 1) * 3, ' ') + "+- " : "";
+  std::string detail_pad(depth * 3 + 2, ' ');
+  *out += pad + node.describe() + "\n";
+  for (const auto& line : node.details()) *out += detail_pad + line + "\n";
   for (const PlanNode* in : node.inputs()) explain_into(*in, depth + 1, out);
 }
 }  // namespace
@@ -225,7 +227,7 @@ std::vector<std::string> IcebergScanNode::details() const {
                                                       : r.filter));
   if (!prepared_) return out;
   auto line = [&](const char* label, const std::string& value) {
-    out.push_back(fmt::format("    {:<38}{}", label, value));
+    out.push_back(fmt::format("    {:<42}{}", label, value));
   };
   out.push_back("ScanStatistics:");
   line("Snapshot ID:", r.snapshot_id < 0 ? std::string("none") : std::to_string(r.snapshot_id));
