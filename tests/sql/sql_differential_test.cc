@@ -13,6 +13,8 @@
 
 #include "floe/format/parquet/writer.h"
 #include "floe/io/file_io.h"
+#include "floe/scan/table_scan.h"
+#include "floe/spec/metadata_file.h"
 #include "floe/sql/session.h"
 #include "format/parquet/parquet_test_util.h"
 
@@ -208,6 +210,32 @@ std::vector<Query> make_queries() {
   add("SELECT r.id, t.name FROM {range:30} r JOIN {t} t ON r.id = t.id");
   add("SELECT id FROM {range:50} WHERE id NOT IN (SELECT id FROM {u})");
   add("SELECT 1 + 2, 'x', NULL IS NULL, 10 % 3, 2.5 * 2");
+  // Iceberg fixture tables (floe plans and reads the table; DuckDB reads its live data files).
+  add("SELECT l_returnflag, l_linestatus, sum(l_quantity), sum(l_extendedprice), "
+      "sum(l_extendedprice * (1 - l_discount)), "
+      "sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)), avg(l_quantity), "
+      "avg(l_extendedprice), avg(l_discount), count(*) FROM {lineitem} "
+      "WHERE l_shipdate <= DATE '1998-12-01' - INTERVAL 90 DAY "
+      "GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus",
+      true);
+  add("SELECT sum(l_extendedprice * l_discount) AS revenue FROM {lineitem} "
+      "WHERE l_shipdate >= DATE '1994-01-01' AND l_shipdate < DATE '1995-01-01' "
+      "AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24");
+  add("SELECT l_shipmode, count(*), min(l_shipdate), max(l_receiptdate) FROM {lineitem} "
+      "GROUP BY l_shipmode");
+  add("SELECT l_orderkey, l_linenumber, l_comment FROM {lineitem} "
+      "ORDER BY l_extendedprice DESC, l_orderkey, l_linenumber LIMIT 10",
+      true);
+  add("SELECT count(*) FROM {lineitem} WHERE l_comment LIKE '%special%'");
+  add("SELECT l_suppkey, sum(l_quantity) AS q FROM {lineitem} GROUP BY l_suppkey "
+      "HAVING sum(l_quantity) > 1500");
+  add("SELECT count(DISTINCT l_partkey), count(DISTINCT l_orderkey) FROM {lineitem}");
+  add("SELECT upper(l_shipinstruct), count(*) FROM {lineitem} WHERE l_shipdate > '1997-06-01' "
+      "GROUP BY 1");
+  add("SELECT id, name, joined FROM {large} WHERE id > 200");
+  add("SELECT count(*), min(joined), max(joined), max(name) FROM {large}");
+  add("SELECT year(joined), count(*) FROM {large} GROUP BY 1");
+  add("SELECT a.id, b.name FROM {large} a JOIN {large} b ON a.id = b.id + 1 WHERE a.id < 40");
   return q;
 }
 
@@ -218,7 +246,32 @@ std::string replace_all(std::string s, const std::string& from, const std::strin
   return s;
 }
 
+const fs::path kFixtures = FLOE_FIXTURES_DIR;
+
+// The live data file of the lineitem fixture (its other file was rewritten away).
+std::string lineitem_live_file() {
+  fs::path dir = kFixtures / "duckdb-iceberg/lineitem_iceberg";
+  auto table = open_table_at(make_local_file_io(), dir.string());
+  EXPECT_TRUE(table.ok());
+  auto scan = TableScan::make(table->io, table->metadata, {});
+  auto files = scan->plan_files();
+  EXPECT_TRUE(files.ok() && files->size() == 1u);
+  std::string name = fs::path((*files)[0].file->file_path).filename().string();
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (e.path().filename() == name) return e.path().string();
+  }
+  return "";
+}
+
 std::string dialect(std::string s, const fs::path& dir, bool duckdb) {
+  static const std::string lineitem = lineitem_live_file();
+  const std::string lineitem_dir = (kFixtures / "duckdb-iceberg/lineitem_iceberg").string();
+  const std::string large = (kFixtures / "duckdb-iceberg/large_partitioned_table").string();
+  s = replace_all(s, "{lineitem}",
+                  duckdb ? "read_parquet('" + lineitem + "')" : "iceberg.`" + lineitem_dir + "`");
+  s = replace_all(s, "{large}",
+                  duckdb ? "read_parquet('" + large + "/**/*.parquet', hive_partitioning = false)"
+                         : "iceberg.`" + large + "`");
   std::string t = (dir / "t.parquet").string(), u = (dir / "u.parquet").string();
   s = replace_all(s, "{t}", duckdb ? "read_parquet('" + t + "')" : "parquet.`" + t + "`");
   s = replace_all(s, "{u}", duckdb ? "read_parquet('" + u + "')" : "parquet.`" + u + "`");
