@@ -79,8 +79,8 @@ TEST(CliSql, RunsScriptsFromFiles) {
 
 TEST(CliShell, KeepsRunningAfterAnErrorAndTimesStatements) {
   auto r = run_floe(
-      "shell <<'EOF'\nSELECT nope FROM range(1);\nSELECT 40 +\n  2 AS answer;\nSHOW "
-      "NAMESPACES;\nEOF");
+      "shell 2>&1 <<'EOF'\nSELECT nope FROM range(1);\nSELECT 40 +\n  2 AS answer;\nSHOW "
+      "NAMESPACES;\nEOF\n");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find("Error: cannot resolve column 'nope'"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("|    42|"), std::string::npos) << r.out;
