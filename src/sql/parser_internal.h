@@ -82,6 +82,7 @@ class Parser {
 
   // --- queries (parser_query.cc) ---
   Result<QueryPtr> query();
+  Result<std::vector<CommonTableExpr>> with_clause();  // after WITH
   Result<QueryBodyPtr> set_expression();
   Result<QueryBodyPtr> set_term();
   Result<QueryBodyPtr> set_primary();
