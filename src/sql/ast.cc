@@ -351,6 +351,19 @@ std::string alter_action(const AlterTableAction& action) {
       action);
 }
 
+// A table name after a statement keyword that may be followed by optional words
+// (INSERT INTO [TABLE] t, DESCRIBE [TABLE] [EXTENDED] t): those words are quoted as names.
+std::string statement_table(const std::vector<std::string>& parts) {
+  std::string out = quote_name(parts);
+  if (!parts.empty() &&
+      (iequals(parts[0], "TABLE") || iequals(parts[0], "EXTENDED") ||
+       iequals(parts[0], "FORMATTED")) &&
+      out[0] != '`') {
+    out = "`" + parts[0] + "`" + out.substr(parts[0].size());
+  }
+  return out;
+}
+
 std::string optional_alias(const std::optional<std::string>& alias) {
   return alias ? " AS " + quote_identifier(*alias) : "";
 }
@@ -377,7 +390,7 @@ std::string statement_node(const StatementNode& node) {
           } else if (s.extended) {
             out += "EXTENDED ";
           }
-          out += quote_name(s.table.parts);
+          out += statement_table(s.table.parts);
           if (!s.column.empty()) out += " " + quote_name(s.column);
           return out;
         } else if constexpr (std::is_same_v<T, DescribeNamespaceStatement>) {
@@ -444,7 +457,7 @@ std::string statement_node(const StatementNode& node) {
           return out;
         } else if constexpr (std::is_same_v<T, InsertStatement>) {
           std::string out = s.overwrite ? "INSERT OVERWRITE " : "INSERT INTO ";
-          out += quote_name(s.table.parts);
+          out += statement_table(s.table.parts);
           if (!s.partition.empty()) {
             std::vector<std::string> parts;
             for (const auto& [k, v] : s.partition) {

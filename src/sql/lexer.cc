@@ -314,6 +314,7 @@ std::string decode_binary(const Token& token) {
 std::string describe_token(const Token& token) {
   if (token.kind == TokenKind::kEnd) return "end of input";
   std::string_view text = token.text;
+  text = text.substr(0, text.find('\n'));  // messages stay on one line
   if (text.size() > 40) text = text.substr(0, 40);
   return fmt::format("'{}'", text);
 }

@@ -167,22 +167,35 @@ Result<ExprPtr> Parser::predicate() {
     if (is_kw("IN", ahead)) {
       pos_ += ahead + 1;
       if (!is_sym("(")) return error_expected("'(' after IN");
-      if (at_query_start(1)) {
+      auto subquery = [&]() -> Result<ExprPtr> {
         advance();
         auto e = node<InSubqueryExpr>(pos);
-        e->operand = std::move(left);
         e->query = FLOE_TRY(query());
-        e->negated = negated;
         FLOE_TRY(expect_sym(")"));
-        left = std::move(e);
-      } else {
+        return ExprPtr(std::move(e));
+      };
+      auto list = [&]() -> Result<ExprPtr> {
         if (is_sym(")", 1)) return error_at(peek(1), "expected an expression in the IN list");
         auto e = node<InListExpr>(pos);
-        e->operand = std::move(left);
         e->list = FLOE_TRY(expression_list_in_parens());
-        e->negated = negated;
-        left = std::move(e);
+        return ExprPtr(std::move(e));
+      };
+      ExprPtr in;
+      if (at_query_keyword(1)) {
+        in = FLOE_TRY(subquery());
+      } else if (at_query_start(1)) {  // IN ((SELECT ...)) or IN ((1), 2)
+        in = FLOE_TRY(first_of<ExprPtr>(list, subquery));
+      } else {
+        in = FLOE_TRY(list());
       }
+      if (in->kind == ExprKind::kInSubquery) {
+        in->as<InSubqueryExpr>().operand = std::move(left);
+        in->as<InSubqueryExpr>().negated = negated;
+      } else {
+        in->as<InListExpr>().operand = std::move(left);
+        in->as<InListExpr>().negated = negated;
+      }
+      left = std::move(in);
       continue;
     }
     if (is_kw("BETWEEN", ahead)) {
@@ -479,17 +492,23 @@ Result<ExprPtr> Parser::primary() {
     }
     case TokenKind::kSymbol:
       if (t.text == "(") {
-        if (at_query_start(1)) {
+        auto subquery = [&]() -> Result<ExprPtr> {
           advance();
           auto s = node<ScalarSubqueryExpr>(pos);
           s->query = FLOE_TRY(query());
           FLOE_TRY(expect_sym(")"));
           return ExprPtr(std::move(s));
-        }
-        advance();
-        ExprPtr e = FLOE_TRY(expr());
-        FLOE_TRY(expect_sym(")"));
-        return e;
+        };
+        auto parenthesised = [&]() -> Result<ExprPtr> {
+          advance();
+          ExprPtr e = FLOE_TRY(expr());
+          FLOE_TRY(expect_sym(")"));
+          return e;
+        };
+        if (at_query_keyword(1)) return subquery();
+        // '((SELECT 1) + 1)' is an expression, '((SELECT 1) UNION (SELECT 2))' a query.
+        if (at_query_start(1)) return first_of<ExprPtr>(parenthesised, subquery);
+        return parenthesised();
       }
       if (t.text == "*") {
         advance();

@@ -83,6 +83,7 @@ class Parser {
 
   // --- queries (parser_query.cc) ---
   Result<QueryPtr> query();
+  Result<std::vector<CommonTableExpr>> with_clause();  // after WITH
   Result<QueryBodyPtr> set_expression();
   Result<QueryBodyPtr> set_term();
   Result<QueryBodyPtr> set_primary();
@@ -118,6 +119,23 @@ class Parser {
   Result<std::vector<std::string>> column_path();
   Result<RetentionPeriod> retention_period();
   Result<std::optional<std::string>> optional_alias();
+
+  // Backtracking for the few places where '((' may start a query or an expression: tries a,
+  // then b from the same token; on double failure returns the error of the one that got further.
+  template <typename T, typename A, typename B>
+  Result<T> first_of(A a, B b) {
+    size_t start = pos_;
+    Result<T> ra = a();
+    if (ra.ok()) return ra;
+    size_t a_end = pos_;
+    pos_ = start;
+    Result<T> rb = b();
+    if (rb.ok() || pos_ >= a_end) return rb;
+    return ra;
+  }
+  bool at_query_keyword(size_t ahead) const {
+    return is_kw("SELECT", ahead) || is_kw("WITH", ahead) || is_kw("VALUES", ahead);
+  }
 
   // Nesting guard: deeply nested input gets an error instead of exhausting the stack.
   Status enter(const Token& at);

@@ -50,20 +50,7 @@ Result<QueryPtr> Parser::query() {
   FLOE_TRY(enter(peek()));
   auto q = std::make_unique<Query>();
   q->pos = peek().pos;
-  if (accept_kw("WITH")) {
-    accept_kw("RECURSIVE");
-    do {
-      CommonTableExpr cte;
-      cte.pos = peek().pos;
-      cte.name = FLOE_TRY(identifier("a common table expression name"));
-      if (is_sym("(")) cte.columns = FLOE_TRY(identifier_list_in_parens());
-      FLOE_TRY(expect_kw("AS"));
-      FLOE_TRY(expect_sym("("));
-      cte.query = FLOE_TRY(query());
-      FLOE_TRY(expect_sym(")"));
-      q->ctes.push_back(std::move(cte));
-    } while (accept_sym(","));
-  }
+  if (accept_kw("WITH")) q->ctes = FLOE_TRY(with_clause());
   q->body = FLOE_TRY(set_expression());
   if (is_kw("ORDER") && is_kw("BY", 1)) {
     pos_ += 2;
@@ -82,6 +69,23 @@ Result<QueryPtr> Parser::query() {
     }
   }
   return q;
+}
+
+Result<std::vector<CommonTableExpr>> Parser::with_clause() {
+  std::vector<CommonTableExpr> ctes;
+  accept_kw("RECURSIVE");
+  do {
+    CommonTableExpr cte;
+    cte.pos = peek().pos;
+    cte.name = FLOE_TRY(identifier("a common table expression name"));
+    if (is_sym("(")) cte.columns = FLOE_TRY(identifier_list_in_parens());
+    FLOE_TRY(expect_kw("AS"));
+    FLOE_TRY(expect_sym("("));
+    cte.query = FLOE_TRY(query());
+    FLOE_TRY(expect_sym(")"));
+    ctes.push_back(std::move(cte));
+  } while (accept_sym(","));
+  return ctes;
 }
 
 Result<QueryBodyPtr> Parser::set_expression() {

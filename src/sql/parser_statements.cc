@@ -19,6 +19,20 @@ bool is_namespaces_word(const Parser& p, size_t ahead = 0) {
 }  // namespace
 
 Result<StatementNode> Parser::statement_node() {
+  if (is_kw("WITH")) {
+    // Spark also allows WITH ... INSERT: the CTEs then belong to the inserted query.
+    size_t start = pos_;
+    advance();
+    std::vector<CommonTableExpr> ctes = FLOE_TRY(with_clause());
+    if (is_kw("INSERT")) {
+      StatementNode node = FLOE_TRY(insert());
+      auto& source_ctes = std::get<InsertStatement>(node).source->ctes;
+      for (auto& c : source_ctes) ctes.push_back(std::move(c));
+      source_ctes = std::move(ctes);
+      return node;
+    }
+    pos_ = start;
+  }
   if (at_query_start()) return StatementNode(QueryStatement{FLOE_TRY(query())});
   const Token& t = peek();
   if (t.kind == TokenKind::kWord) {

@@ -467,6 +467,17 @@ TEST(SqlParserExpr, Subqueries) {
   EXPECT_EQ(to_string(**r), "(NOT EXISTS (SELECT 1 FROM u WHERE (u.id = t.id)))");
   EXPECT_EQ(canon_expr("(SELECT max(x) FROM t) + 1"), "((SELECT max(x) FROM t) + 1)");
   EXPECT_EQ(canon_expr("EXISTS (SELECT 1) AND b"), "((EXISTS (SELECT 1)) AND b)");
+  // '((' starts either a parenthesised expression or a parenthesised query.
+  EXPECT_EQ(canon_expr("((SELECT 1) * 2)"), "((SELECT 1) * 2)");
+  EXPECT_EQ(canon_expr("((SELECT 1) UNION (SELECT 2))"), "((SELECT 1) UNION (SELECT 2))");
+  EXPECT_EQ(canon_expr("((SELECT 1))"), "(SELECT 1)");
+  EXPECT_EQ(canon_expr("a IN ((SELECT 1), 2)"), "(a IN ((SELECT 1), 2))");
+  EXPECT_EQ(canon_expr("a IN ((SELECT 1) UNION ALL (SELECT 2))"),
+            "(a IN ((SELECT 1) UNION ALL (SELECT 2)))");
+  EXPECT_EQ(expr_error_of("((SELECT 1) * )"),
+            "syntax error at 1:15 near ')': expected an expression");
+  EXPECT_EQ(expr_error_of("((SELECT 1) UNION (SELECT 2)"),
+            "syntax error at 1:29 near end of input: expected ')'");
 }
 
 TEST(SqlParserExpr, Types) {
@@ -1027,6 +1038,8 @@ TEST(SqlParserErrors, LexicalErrors) {
   EXPECT_EQ(error_of("SELECT x'ABC'"),
             "syntax error at 1:8 near 'x'ABC'': binary literal needs an even number of hex digits");
   EXPECT_EQ(error_of("SELECT #"), "syntax error at 1:8 near '#': unexpected character");
+  EXPECT_EQ(error_of("SELECT 'two\nlines"),
+            "syntax error at 1:8 near ''two': unterminated string literal");
   EXPECT_EQ(error_of("SELECT 1;\n  SELECT 'unterminated\nmore"),
             "syntax error at 2:10 near ''unterminated': unterminated string literal");
   EXPECT_EQ(expr_error_of("a = "), "syntax error at 1:5 near end of input: expected an expression");
@@ -1069,6 +1082,9 @@ TEST(SqlParserRoundTrip, AmbiguousNamesAreQuoted) {
             "SELECT (`values` - 1), t.`interval` FROM t");
   EXPECT_EQ(canon("SELECT values - 1 FROM t"), "SELECT (`values` - 1) FROM t");
   expect_round_trip("SELECT values - 1 FROM t");
+  EXPECT_EQ(canon("INSERT INTO TABLE `table` SELECT 1"), "INSERT INTO `table` SELECT 1");
+  expect_round_trip("INSERT INTO TABLE `table` PARTITION (p) SELECT 1");
+  expect_round_trip("DESCRIBE TABLE `extended`");
   EXPECT_EQ(canon("SELECT `a b`, `select`, `1x`, _ok FROM `my table`"),
             "SELECT `a b`, `select`, `1x`, _ok FROM `my table`");
 }

@@ -10,9 +10,10 @@
 //   }
 //
 // Statements are values (`Statement`) holding a std::variant of one struct per statement;
-// `Statement::kind()` names the alternative and `as<T>()` returns it. Every node carries the
-// 1-based line and column where it starts. Names keep the case and spelling the user wrote
-// (backquotes removed); resolution is case-insensitive and belongs to the binder.
+// `Statement::kind()` names the alternative and `as<T>()` returns it. Every node carries a
+// 1-based line and column: where it starts, or for an infix/postfix operator (binary, IS, IN,
+// BETWEEN, LIKE, [ ], .field, ::) the operator's token. Names keep the case and spelling the
+// user wrote (backquotes removed); resolution is case-insensitive and belongs to the binder.
 #pragma once
 
 #include <cstdint>
