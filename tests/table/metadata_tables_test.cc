@@ -85,36 +85,50 @@ TEST(MetadataTablesTest, SchemasFollowJava) {
             (std::vector<std::string>{"made_current_at", "snapshot_id", "parent_id",
                                       "is_current_ancestor"}));
   EXPECT_EQ(names(*schema_of(t, MetadataTableType::kMetadataLogEntries)),
-            (std::vector<std::string>{"timestamp", "file", "latest_snapshot_id",
-                                      "latest_schema_id", "latest_sequence_number"}));
+            (std::vector<std::string>{"timestamp", "file", "latest_snapshot_id", "latest_schema_id",
+                                      "latest_sequence_number"}));
   EXPECT_EQ(names(*schema_of(t, MetadataTableType::kRefs)),
             (std::vector<std::string>{"name", "type", "snapshot_id", "max_reference_age_in_ms",
                                       "min_snapshots_to_keep", "max_snapshot_age_in_ms"}));
   auto manifests = schema_of(t, MetadataTableType::kManifests);
   EXPECT_EQ(names(*manifests),
-            (std::vector<std::string>{
-                "content", "path", "length", "partition_spec_id", "added_snapshot_id",
-                "added_data_files_count", "existing_data_files_count", "deleted_data_files_count",
-                "added_delete_files_count", "existing_delete_files_count",
-                "deleted_delete_files_count", "partition_summaries"}));
+            (std::vector<std::string>{"content", "path", "length", "partition_spec_id",
+                                      "added_snapshot_id", "added_data_files_count",
+                                      "existing_data_files_count", "deleted_data_files_count",
+                                      "added_delete_files_count", "existing_delete_files_count",
+                                      "deleted_delete_files_count", "partition_summaries"}));
   EXPECT_EQ(manifests->fields()[0].id, 14);
   EXPECT_EQ(manifests->fields()[11].id, 8);
   EXPECT_EQ(manifests->fields()[11].type->element().type->to_string(),
-            "struct<contains_null: boolean, contains_nan: boolean, lower_bound: string, "
+            "struct<contains_null: boolean not null, contains_nan: boolean, lower_bound: string, "
             "upper_bound: string>");
   auto all_manifests = schema_of(t, MetadataTableType::kAllManifests);
   EXPECT_EQ(all_manifests->fields().back().name, "reference_snapshot_id");
   EXPECT_EQ(all_manifests->fields().back().id, 18);
 
   auto files = schema_of(t, MetadataTableType::kFiles);
-  EXPECT_EQ(names(*files),
-            (std::vector<std::string>{
-                "content", "file_path", "file_format", "spec_id", "partition", "record_count",
-                "file_size_in_bytes", "column_sizes", "value_counts", "null_value_counts",
-                "nan_value_counts", "lower_bounds", "upper_bounds", "key_metadata",
-                "split_offsets", "equality_ids", "sort_order_id", "first_row_id",
-                "referenced_data_file", "content_offset", "content_size_in_bytes",
-                "readable_metrics"}));
+  EXPECT_EQ(names(*files), (std::vector<std::string>{"content",
+                                                     "file_path",
+                                                     "file_format",
+                                                     "spec_id",
+                                                     "partition",
+                                                     "record_count",
+                                                     "file_size_in_bytes",
+                                                     "column_sizes",
+                                                     "value_counts",
+                                                     "null_value_counts",
+                                                     "nan_value_counts",
+                                                     "lower_bounds",
+                                                     "upper_bounds",
+                                                     "key_metadata",
+                                                     "split_offsets",
+                                                     "equality_ids",
+                                                     "sort_order_id",
+                                                     "first_row_id",
+                                                     "referenced_data_file",
+                                                     "content_offset",
+                                                     "content_size_in_bytes",
+                                                     "readable_metrics"}));
   const NestedField* partition = files->find_field("partition");
   ASSERT_NE(partition, nullptr);
   EXPECT_EQ(partition->id, 102);
@@ -127,8 +141,8 @@ TEST(MetadataTablesTest, SchemasFollowJava) {
   const NestedField& rm = files->fields().back();
   std::vector<std::string> rm_names;
   for (const auto& f : rm.type->fields()) rm_names.push_back(f.name);
-  EXPECT_EQ(rm_names, (std::vector<std::string>{"input", "metadata.key", "metadata.value",
-                                                "output", "timestamp"}));
+  EXPECT_EQ(rm_names, (std::vector<std::string>{"input", "metadata.key", "metadata.value", "output",
+                                                "timestamp"}));
   EXPECT_GT(rm.type->fields()[0].id, 1000);
   const NestedField& ts = rm.type->fields()[4];
   ASSERT_EQ(ts.type->fields().size(), 6u);
@@ -143,11 +157,11 @@ TEST(MetadataTablesTest, SchemasFollowJava) {
 
   auto partitions = schema_of(t, MetadataTableType::kPartitions);
   EXPECT_EQ(names(*partitions),
-            (std::vector<std::string>{
-                "partition", "spec_id", "record_count", "file_count",
-                "total_data_file_size_in_bytes", "position_delete_record_count",
-                "position_delete_file_count", "equality_delete_record_count",
-                "equality_delete_file_count", "last_updated_at", "last_updated_snapshot_id"}));
+            (std::vector<std::string>{"partition", "spec_id", "record_count", "file_count",
+                                      "total_data_file_size_in_bytes",
+                                      "position_delete_record_count", "position_delete_file_count",
+                                      "equality_delete_record_count", "equality_delete_file_count",
+                                      "last_updated_at", "last_updated_snapshot_id"}));
 }
 
 TEST(MetadataTablesTest, UnpartitionedTablesDropThePartitionColumns) {
@@ -183,8 +197,7 @@ TEST(MetadataTablesTest, SnapshotsHistoryAndRefs) {
   EXPECT_EQ(snaps[1]["summary"]["total-data-files"], "2");
   EXPECT_EQ(snaps[1]["summary"]["added-records"], "1");
   EXPECT_FALSE(snaps[1]["summary"].contains("operation"));  // a column of its own
-  EXPECT_NE(snaps[1]["manifest_list"].get<std::string>().find(
-                "snap-554549470069664013-0-8574bca8"),
+  EXPECT_NE(snaps[1]["manifest_list"].get<std::string>().find("snap-554549470069664013-0-8574bca8"),
             std::string::npos);
 
   auto history = rows(t, MetadataTableType::kHistory);
@@ -341,7 +354,8 @@ TEST(MetadataTablesTest, HourAndIdentityBounds) {
   EXPECT_EQ(action["lower_bound"], *actions.begin());
   EXPECT_EQ(action["upper_bound"], *actions.rbegin());
   int64_t records = 0;
-  for (const auto& p : rows(t, MetadataTableType::kPartitions)) records += p["record_count"].get<int64_t>();
+  for (const auto& p : rows(t, MetadataTableType::kPartitions))
+    records += p["record_count"].get<int64_t>();
   EXPECT_EQ(records, 20);
 }
 
