@@ -429,6 +429,53 @@ TEST(MetadataTablesTest, EqualityDeleteFilesAndEntries) {
   EXPECT_EQ(rows(t, MetadataTableType::kAllEntries).size(), 9u);
 }
 
+TEST(MetadataTablesTest, PartitionEvolutionUnionsSpecFields) {
+  // Spec 0: identity(event_date); spec 1 adds identity(event_type). Two appends, one per spec.
+  StoredTable t = open_fixture("duckdb-iceberg/hive_partitioned_table");
+  auto files_schema = schema_of(t, MetadataTableType::kFiles);
+  const NestedField* partition = files_schema->find_field("partition");
+  ASSERT_NE(partition, nullptr);
+  ASSERT_EQ(partition->type->fields().size(), 2u);
+  EXPECT_EQ(partition->type->fields()[0].name, "event_date");
+  EXPECT_EQ(partition->type->fields()[1].name, "event_type");
+  EXPECT_EQ(partition->type->fields()[1].id, 1001);
+
+  auto manifests = rows(t, MetadataTableType::kManifests);
+  ASSERT_EQ(manifests.size(), 2u);
+  std::map<int, json> by_spec;
+  for (const auto& m : manifests) by_spec[m["partition_spec_id"].get<int>()] = m;
+  ASSERT_EQ(by_spec.size(), 2u);
+  EXPECT_EQ(by_spec[0]["added_data_files_count"], 2);
+  ASSERT_EQ(by_spec[0]["partition_summaries"].size(), 1u);
+  EXPECT_EQ(by_spec[0]["partition_summaries"][0]["lower_bound"], "2024-01-01");
+  EXPECT_EQ(by_spec[0]["partition_summaries"][0]["upper_bound"], "2024-01-02");
+  EXPECT_EQ(by_spec[1]["added_data_files_count"], 4);
+  ASSERT_EQ(by_spec[1]["partition_summaries"].size(), 2u);
+  EXPECT_EQ(by_spec[1]["partition_summaries"][1]["lower_bound"], "click");
+  EXPECT_EQ(by_spec[1]["partition_summaries"][1]["upper_bound"], "view");
+
+  // Files of the old spec have no event_type: null in the table-wide partition struct.
+  int old_spec_files = 0;
+  for (const auto& f : rows(t, MetadataTableType::kFiles)) {
+    if (f["spec_id"] == 0) {
+      ++old_spec_files;
+      EXPECT_TRUE(f["partition"]["event_type"].is_null());
+      EXPECT_TRUE(f["partition"]["event_date"].is_string());
+    } else {
+      EXPECT_TRUE(f["partition"]["event_type"].is_string());
+    }
+  }
+  EXPECT_EQ(old_spec_files, 2);
+
+  auto parts = rows(t, MetadataTableType::kPartitions);
+  ASSERT_EQ(parts.size(), 6u);
+  EXPECT_EQ(parts[0]["partition"], json::parse(R"({"event_date":"2024-01-01","event_type":null})"));
+  EXPECT_EQ(parts[0]["spec_id"], 0);
+  EXPECT_EQ(parts[5]["partition"],
+            json::parse(R"({"event_date":"2024-01-04","event_type":"view"})"));
+  EXPECT_EQ(parts[5]["spec_id"], 1);
+}
+
 TEST(MetadataTablesTest, DeletedEntriesAppearInEntriesNotInFiles) {
   // Dangling-delete fixture: Spark compaction rewrote the data files (4 snapshots), so its
   // manifests carry DELETED entries.
