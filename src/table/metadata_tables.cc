@@ -206,38 +206,38 @@ SchemaPtr snapshots_schema() {
 }
 
 SchemaPtr history_schema() {
-  static const SchemaPtr kSchema = std::make_shared<Schema>(
-      0, std::vector<NestedField>{
-             req(1, "made_current_at", Type::timestamptz()),
-             req(2, "snapshot_id", Type::int64()),
-             opt(3, "parent_id", Type::int64()),
-             req(4, "is_current_ancestor", Type::boolean()),
-         });
+  static const SchemaPtr kSchema =
+      std::make_shared<Schema>(0, std::vector<NestedField>{
+                                      req(1, "made_current_at", Type::timestamptz()),
+                                      req(2, "snapshot_id", Type::int64()),
+                                      opt(3, "parent_id", Type::int64()),
+                                      req(4, "is_current_ancestor", Type::boolean()),
+                                  });
   return kSchema;
 }
 
 SchemaPtr metadata_log_entries_schema() {
-  static const SchemaPtr kSchema = std::make_shared<Schema>(
-      0, std::vector<NestedField>{
-             req(1, "timestamp", Type::timestamptz()),
-             req(2, "file", Type::string()),
-             opt(3, "latest_snapshot_id", Type::int64()),
-             opt(4, "latest_schema_id", Type::int32()),
-             opt(5, "latest_sequence_number", Type::int64()),
-         });
+  static const SchemaPtr kSchema =
+      std::make_shared<Schema>(0, std::vector<NestedField>{
+                                      req(1, "timestamp", Type::timestamptz()),
+                                      req(2, "file", Type::string()),
+                                      opt(3, "latest_snapshot_id", Type::int64()),
+                                      opt(4, "latest_schema_id", Type::int32()),
+                                      opt(5, "latest_sequence_number", Type::int64()),
+                                  });
   return kSchema;
 }
 
 SchemaPtr refs_schema() {
-  static const SchemaPtr kSchema = std::make_shared<Schema>(
-      0, std::vector<NestedField>{
-             req(1, "name", Type::string()),
-             req(2, "type", Type::string()),
-             req(3, "snapshot_id", Type::int64()),
-             opt(4, "max_reference_age_in_ms", Type::int64()),
-             opt(5, "min_snapshots_to_keep", Type::int32()),
-             opt(6, "max_snapshot_age_in_ms", Type::int64()),
-         });
+  static const SchemaPtr kSchema =
+      std::make_shared<Schema>(0, std::vector<NestedField>{
+                                      req(1, "name", Type::string()),
+                                      req(2, "type", Type::string()),
+                                      req(3, "snapshot_id", Type::int64()),
+                                      opt(4, "max_reference_age_in_ms", Type::int64()),
+                                      opt(5, "min_snapshots_to_keep", Type::int32()),
+                                      opt(6, "max_snapshot_age_in_ms", Type::int64()),
+                                  });
   return kSchema;
 }
 

@@ -106,8 +106,7 @@ void append_summaries(ColumnVector& list, const TableMetadata& m, SpecTypes& typ
   int32_t n = 0;
   for (size_t i = 0; i < mf.partitions->size(); ++i) {
     const PartitionFieldSummary& fs = (*mf.partitions)[i];
-    const PartitionField* field =
-        spec && i < spec->fields().size() ? &spec->fields()[i] : nullptr;
+    const PartitionField* field = spec && i < spec->fields().size() ? &spec->fields()[i] : nullptr;
     const TypePtr type = ptype && i < ptype->fields().size() ? ptype->fields()[i].type : nullptr;
     s.child(0).append_bool(fs.contains_null);
     if (fs.contains_nan) {

@@ -41,8 +41,8 @@ TEST(CliMetaTest, ManifestsWithPartitionSummaries) {
 }
 
 TEST(CliMetaTest, SnapshotsSummaryAndTimeTravel) {
-  auto snaps = json_rows(fixture("duckdb-iceberg/equality_deletes_mytable_partitioned") +
-                         " SNAPSHOTS");
+  auto snaps =
+      json_rows(fixture("duckdb-iceberg/equality_deletes_mytable_partitioned") + " SNAPSHOTS");
   ASSERT_EQ(snaps.size(), 5u);
   EXPECT_EQ(snaps[4]["summary"]["total-equality-deletes"], "3");
   auto files = json_rows(fixture("duckdb-iceberg/equality_deletes_mytable_partitioned") +
@@ -62,8 +62,8 @@ TEST(CliMetaTest, TableAndCsvFormats) {
   EXPECT_NE(t.out.find("{\"partition_col_bucket\":0}"), std::string::npos) << t.out;
   EXPECT_NE(t.out.find("(6 rows)"), std::string::npos) << t.out;
 
-  CliRun c = run_floe("meta " + fixture("duckdb-iceberg/partition_bucket_test") +
-                      " history --format csv");
+  CliRun c =
+      run_floe("meta " + fixture("duckdb-iceberg/partition_bucket_test") + " history --format csv");
   ASSERT_EQ(c.exit_code, 0) << c.out;
   EXPECT_EQ(c.out,
             "made_current_at,snapshot_id,parent_id,is_current_ancestor\n"

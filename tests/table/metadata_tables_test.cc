@@ -85,36 +85,50 @@ TEST(MetadataTablesTest, SchemasFollowJava) {
             (std::vector<std::string>{"made_current_at", "snapshot_id", "parent_id",
                                       "is_current_ancestor"}));
   EXPECT_EQ(names(*schema_of(t, MetadataTableType::kMetadataLogEntries)),
-            (std::vector<std::string>{"timestamp", "file", "latest_snapshot_id",
-                                      "latest_schema_id", "latest_sequence_number"}));
+            (std::vector<std::string>{"timestamp", "file", "latest_snapshot_id", "latest_schema_id",
+                                      "latest_sequence_number"}));
   EXPECT_EQ(names(*schema_of(t, MetadataTableType::kRefs)),
             (std::vector<std::string>{"name", "type", "snapshot_id", "max_reference_age_in_ms",
                                       "min_snapshots_to_keep", "max_snapshot_age_in_ms"}));
   auto manifests = schema_of(t, MetadataTableType::kManifests);
   EXPECT_EQ(names(*manifests),
-            (std::vector<std::string>{
-                "content", "path", "length", "partition_spec_id", "added_snapshot_id",
-                "added_data_files_count", "existing_data_files_count", "deleted_data_files_count",
-                "added_delete_files_count", "existing_delete_files_count",
-                "deleted_delete_files_count", "partition_summaries"}));
+            (std::vector<std::string>{"content", "path", "length", "partition_spec_id",
+                                      "added_snapshot_id", "added_data_files_count",
+                                      "existing_data_files_count", "deleted_data_files_count",
+                                      "added_delete_files_count", "existing_delete_files_count",
+                                      "deleted_delete_files_count", "partition_summaries"}));
   EXPECT_EQ(manifests->fields()[0].id, 14);
   EXPECT_EQ(manifests->fields()[11].id, 8);
   EXPECT_EQ(manifests->fields()[11].type->element().type->to_string(),
-            "struct<contains_null: boolean, contains_nan: boolean, lower_bound: string, "
+            "struct<contains_null: boolean not null, contains_nan: boolean, lower_bound: string, "
             "upper_bound: string>");
   auto all_manifests = schema_of(t, MetadataTableType::kAllManifests);
   EXPECT_EQ(all_manifests->fields().back().name, "reference_snapshot_id");
   EXPECT_EQ(all_manifests->fields().back().id, 18);
 
   auto files = schema_of(t, MetadataTableType::kFiles);
-  EXPECT_EQ(names(*files),
-            (std::vector<std::string>{
-                "content", "file_path", "file_format", "spec_id", "partition", "record_count",
-                "file_size_in_bytes", "column_sizes", "value_counts", "null_value_counts",
-                "nan_value_counts", "lower_bounds", "upper_bounds", "key_metadata",
-                "split_offsets", "equality_ids", "sort_order_id", "first_row_id",
-                "referenced_data_file", "content_offset", "content_size_in_bytes",
-                "readable_metrics"}));
+  EXPECT_EQ(names(*files), (std::vector<std::string>{"content",
+                                                     "file_path",
+                                                     "file_format",
+                                                     "spec_id",
+                                                     "partition",
+                                                     "record_count",
+                                                     "file_size_in_bytes",
+                                                     "column_sizes",
+                                                     "value_counts",
+                                                     "null_value_counts",
+                                                     "nan_value_counts",
+                                                     "lower_bounds",
+                                                     "upper_bounds",
+                                                     "key_metadata",
+                                                     "split_offsets",
+                                                     "equality_ids",
+                                                     "sort_order_id",
+                                                     "first_row_id",
+                                                     "referenced_data_file",
+                                                     "content_offset",
+                                                     "content_size_in_bytes",
+                                                     "readable_metrics"}));
   const NestedField* partition = files->find_field("partition");
   ASSERT_NE(partition, nullptr);
   EXPECT_EQ(partition->id, 102);
@@ -127,8 +141,8 @@ TEST(MetadataTablesTest, SchemasFollowJava) {
   const NestedField& rm = files->fields().back();
   std::vector<std::string> rm_names;
   for (const auto& f : rm.type->fields()) rm_names.push_back(f.name);
-  EXPECT_EQ(rm_names, (std::vector<std::string>{"input", "metadata.key", "metadata.value",
-                                                "output", "timestamp"}));
+  EXPECT_EQ(rm_names, (std::vector<std::string>{"input", "metadata.key", "metadata.value", "output",
+                                                "timestamp"}));
   EXPECT_GT(rm.type->fields()[0].id, 1000);
   const NestedField& ts = rm.type->fields()[4];
   ASSERT_EQ(ts.type->fields().size(), 6u);
@@ -143,11 +157,11 @@ TEST(MetadataTablesTest, SchemasFollowJava) {
 
   auto partitions = schema_of(t, MetadataTableType::kPartitions);
   EXPECT_EQ(names(*partitions),
-            (std::vector<std::string>{
-                "partition", "spec_id", "record_count", "file_count",
-                "total_data_file_size_in_bytes", "position_delete_record_count",
-                "position_delete_file_count", "equality_delete_record_count",
-                "equality_delete_file_count", "last_updated_at", "last_updated_snapshot_id"}));
+            (std::vector<std::string>{"partition", "spec_id", "record_count", "file_count",
+                                      "total_data_file_size_in_bytes",
+                                      "position_delete_record_count", "position_delete_file_count",
+                                      "equality_delete_record_count", "equality_delete_file_count",
+                                      "last_updated_at", "last_updated_snapshot_id"}));
 }
 
 TEST(MetadataTablesTest, UnpartitionedTablesDropThePartitionColumns) {
@@ -183,8 +197,7 @@ TEST(MetadataTablesTest, SnapshotsHistoryAndRefs) {
   EXPECT_EQ(snaps[1]["summary"]["total-data-files"], "2");
   EXPECT_EQ(snaps[1]["summary"]["added-records"], "1");
   EXPECT_FALSE(snaps[1]["summary"].contains("operation"));  // a column of its own
-  EXPECT_NE(snaps[1]["manifest_list"].get<std::string>().find(
-                "snap-554549470069664013-0-8574bca8"),
+  EXPECT_NE(snaps[1]["manifest_list"].get<std::string>().find("snap-554549470069664013-0-8574bca8"),
             std::string::npos);
 
   auto history = rows(t, MetadataTableType::kHistory);
@@ -341,7 +354,8 @@ TEST(MetadataTablesTest, HourAndIdentityBounds) {
   EXPECT_EQ(action["lower_bound"], *actions.begin());
   EXPECT_EQ(action["upper_bound"], *actions.rbegin());
   int64_t records = 0;
-  for (const auto& p : rows(t, MetadataTableType::kPartitions)) records += p["record_count"].get<int64_t>();
+  for (const auto& p : rows(t, MetadataTableType::kPartitions))
+    records += p["record_count"].get<int64_t>();
   EXPECT_EQ(records, 20);
 }
 
@@ -413,6 +427,53 @@ TEST(MetadataTablesTest, EqualityDeleteFilesAndEntries) {
   EXPECT_EQ(rows(t, MetadataTableType::kAllFiles).size(), 9u);
   EXPECT_EQ(rows(t, MetadataTableType::kAllDeleteFiles).size(), 3u);
   EXPECT_EQ(rows(t, MetadataTableType::kAllEntries).size(), 9u);
+}
+
+TEST(MetadataTablesTest, PartitionEvolutionUnionsSpecFields) {
+  // Spec 0: identity(event_date); spec 1 adds identity(event_type). Two appends, one per spec.
+  StoredTable t = open_fixture("duckdb-iceberg/hive_partitioned_table");
+  auto files_schema = schema_of(t, MetadataTableType::kFiles);
+  const NestedField* partition = files_schema->find_field("partition");
+  ASSERT_NE(partition, nullptr);
+  ASSERT_EQ(partition->type->fields().size(), 2u);
+  EXPECT_EQ(partition->type->fields()[0].name, "event_date");
+  EXPECT_EQ(partition->type->fields()[1].name, "event_type");
+  EXPECT_EQ(partition->type->fields()[1].id, 1001);
+
+  auto manifests = rows(t, MetadataTableType::kManifests);
+  ASSERT_EQ(manifests.size(), 2u);
+  std::map<int, json> by_spec;
+  for (const auto& m : manifests) by_spec[m["partition_spec_id"].get<int>()] = m;
+  ASSERT_EQ(by_spec.size(), 2u);
+  EXPECT_EQ(by_spec[0]["added_data_files_count"], 2);
+  ASSERT_EQ(by_spec[0]["partition_summaries"].size(), 1u);
+  EXPECT_EQ(by_spec[0]["partition_summaries"][0]["lower_bound"], "2024-01-01");
+  EXPECT_EQ(by_spec[0]["partition_summaries"][0]["upper_bound"], "2024-01-02");
+  EXPECT_EQ(by_spec[1]["added_data_files_count"], 4);
+  ASSERT_EQ(by_spec[1]["partition_summaries"].size(), 2u);
+  EXPECT_EQ(by_spec[1]["partition_summaries"][1]["lower_bound"], "click");
+  EXPECT_EQ(by_spec[1]["partition_summaries"][1]["upper_bound"], "view");
+
+  // Files of the old spec have no event_type: null in the table-wide partition struct.
+  int old_spec_files = 0;
+  for (const auto& f : rows(t, MetadataTableType::kFiles)) {
+    if (f["spec_id"] == 0) {
+      ++old_spec_files;
+      EXPECT_TRUE(f["partition"]["event_type"].is_null());
+      EXPECT_TRUE(f["partition"]["event_date"].is_string());
+    } else {
+      EXPECT_TRUE(f["partition"]["event_type"].is_string());
+    }
+  }
+  EXPECT_EQ(old_spec_files, 2);
+
+  auto parts = rows(t, MetadataTableType::kPartitions);
+  ASSERT_EQ(parts.size(), 6u);
+  EXPECT_EQ(parts[0]["partition"], json::parse(R"({"event_date":"2024-01-01","event_type":null})"));
+  EXPECT_EQ(parts[0]["spec_id"], 0);
+  EXPECT_EQ(parts[5]["partition"],
+            json::parse(R"({"event_date":"2024-01-04","event_type":"view"})"));
+  EXPECT_EQ(parts[5]["spec_id"], 1);
 }
 
 TEST(MetadataTablesTest, DeletedEntriesAppearInEntriesNotInFiles) {
