@@ -30,10 +30,9 @@ inline uint64_t double_key(double v) {
 }
 
 inline uint64_t bytes_key(std::string_view s) {
-  unsigned char buf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  std::memcpy(buf, s.data(), std::min<size_t>(8, s.size()));
+  const size_t n = std::min<size_t>(8, s.size());
   uint64_t v = 0;
-  for (unsigned char c : buf) v = (v << 8) | c;
+  for (size_t i = 0; i < n; ++i) v |= uint64_t{static_cast<uint8_t>(s[i])} << (56 - 8 * i);
   return v;
 }
 

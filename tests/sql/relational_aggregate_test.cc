@@ -296,6 +296,14 @@ TEST(Aggregate, ManyGroupsAgainstReference) {
   }
 }
 
+TEST(Aggregate, FloatKeysNormalised) {
+  auto fields = std::vector<NestedField>{field(1, "d", Type::float64())};
+  auto b = batch_of(fields, {doubles({-0.0, 0.0, -kNaN, kNaN, -0.0})});
+  auto out = run({b}, {0}, {{K::kCountStar}});
+  EXPECT_EQ(rows_text(out), (std::vector<std::string>{"[0,3]", "[\"NaN\",2]"}));
+  EXPECT_FALSE(std::signbit(out.columns[0]->raw<double>()[0]));
+}
+
 TEST(Aggregate, SelectDistinctIsKeysOnly) {
   auto fields =
       std::vector<NestedField>{field(1, "a", Type::int64()), field(2, "d", Type::float64())};
