@@ -236,6 +236,19 @@ Result<std::vector<int32_t>> sort_indices(const ColumnBatch& batch,
 Result<ColumnBatch> sort(std::vector<ColumnBatch> batches, const std::vector<SortKey>& keys,
                          std::optional<int64_t> limit) {
   if (batches.empty()) return ColumnBatch{};
+  if (limit && !keys.empty() && batches.size() > 1) {
+    // Top-N: cut every batch to its own first N rows before concatenating. Stable, because
+    // each cut keeps the earliest of equal rows and the batches keep their order.
+    int64_t total = 0;
+    for (const auto& b : batches) total += b.num_rows;
+    if (*limit < total / 4) {
+      for (auto& b : batches) {
+        if (b.num_rows <= *limit) continue;
+        std::vector<int32_t> top = FLOE_TRY(sort_indices(b, keys, limit));
+        b = gather(b, top);
+      }
+    }
+  }
   ColumnBatch all = FLOE_TRY(concat_batches(batches));
   batches.clear();
   if (keys.empty()) return limit ? slice_batch(all, 0, *limit) : all;
