@@ -223,6 +223,19 @@ Result<ColumnBatch> concat_batches(const std::vector<ColumnBatch>& batches,
   }
   for (size_t c = 0; c < first.columns.size(); ++c) {
     auto col = ColumnVector::make(first.columns[c]->type());
+    // Reserve once: growing by doubling would copy the column about twice.
+    if (col->value_width() > 0) {
+      col->values().reserve(static_cast<size_t>(out.num_rows) * col->value_width());
+    } else if (has_bytes(*col)) {
+      size_t bytes = 0;
+      for (const auto& b : batches) {
+        const ColumnVector& src = *b.columns[c];
+        if (b.num_rows)
+          bytes += static_cast<size_t>(src.list_end(b.num_rows - 1) - src.list_begin(0));
+      }
+      col->data().reserve(bytes);
+      col->offsets().reserve(static_cast<size_t>(out.num_rows + 1) * 4);
+    }
     for (const auto& b : batches) append_range(*b.columns[c], 0, b.num_rows, col.get());
     out.columns.push_back(std::move(col));
   }

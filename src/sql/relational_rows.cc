@@ -3,6 +3,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "floe/sql/relational.h"
 
@@ -35,8 +36,8 @@ inline uint64_t hash_bytes(const char* p, size_t n) {
     p += 8;
     n -= 8;
   }
-  uint64_t w = 0;
-  std::memcpy(&w, p, n);
+  uint64_t w = 0;  // tail of < 8 bytes: a loop, not a libc call per value
+  for (size_t i = 0; i < n; ++i) w |= uint64_t{static_cast<uint8_t>(p[i])} << (8 * i);
   h ^= w;
   return fmix64(h);
 }
@@ -327,6 +328,17 @@ int fast_width(const TypePtr& type) {
   }
 }
 
+template <typename T>
+void normalize_floats(T* v, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (v[i] == T(0)) {
+      v[i] = T(0);
+    } else if (std::isnan(v[i])) {
+      v[i] = std::numeric_limits<T>::quiet_NaN();
+    }
+  }
+}
+
 inline uint64_t load_key(const ColumnVector& c, int64_t i, int width) {
   switch (width) {
     case 1:
@@ -439,8 +451,15 @@ void GroupTable::find_or_insert(const std::vector<const ColumnVector*>& keys, in
   }
   if (!pending.empty()) {
     for (size_t c = 0; c < keys.size(); ++c) {
-      append_rows(*keys[c], pending.data(), static_cast<int64_t>(pending.size()),
-                  key_columns_[c].get());
+      ColumnVector* dst = key_columns_[c].get();
+      const int64_t from = dst->length();
+      append_rows(*keys[c], pending.data(), static_cast<int64_t>(pending.size()), dst);
+      // Like Spark's float normalisation: a group of -0.0 / 0.0 shows 0.0, every NaN one NaN.
+      if (dst->type_id() == TypeId::kDouble) {
+        normalize_floats(dst->mutable_raw<double>() + from, dst->length() - from);
+      } else if (dst->type_id() == TypeId::kFloat) {
+        normalize_floats(dst->mutable_raw<float>() + from, dst->length() - from);
+      }
     }
     if (new_rows) new_rows->insert(new_rows->end(), pending.begin(), pending.end());
   }

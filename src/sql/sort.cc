@@ -30,10 +30,9 @@ inline uint64_t double_key(double v) {
 }
 
 inline uint64_t bytes_key(std::string_view s) {
-  unsigned char buf[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-  std::memcpy(buf, s.data(), std::min<size_t>(8, s.size()));
+  const size_t n = std::min<size_t>(8, s.size());
   uint64_t v = 0;
-  for (unsigned char c : buf) v = (v << 8) | c;
+  for (size_t i = 0; i < n; ++i) v |= uint64_t{static_cast<uint8_t>(s[i])} << (56 - 8 * i);
   return v;
 }
 
@@ -84,6 +83,17 @@ void build_prefix(KeyData* k, int64_t n) {
     }
     case TypeId::kDecimal: {
       const int128_t* v = c.raw<int128_t>();
+      bool small = true;  // every value fits a long: the low word is an exact key
+      for (int64_t i = 0; i < n && small; ++i) {
+        small = v[i] >= INT64_MIN && v[i] <= INT64_MAX;
+      }
+      if (small) {
+        fill(k, n, [&](int64_t i) {
+          return static_cast<uint64_t>(static_cast<int64_t>(v[i])) ^ (uint64_t{1} << 63);
+        });
+        k->kind = PrefixKind::kExact;
+        return;
+      }
       fill(k, n, [&](int64_t i) {
         return static_cast<uint64_t>(static_cast<unsigned __int128>(v[i]) >> 64) ^
                (uint64_t{1} << 63);
@@ -152,50 +162,93 @@ Result<std::vector<int32_t>> sort_indices(const ColumnBatch& batch,
   }
   int64_t want = limit ? std::clamp<int64_t>(*limit, 0, n) : n;
 
-  // One exact key without nulls: sort (prefix, index) pairs directly.
-  if (kd.size() == 1 && kd[0].kind == PrefixKind::kExact && !kd[0].has_nulls) {
-    struct Item {
-      uint64_t key;
-      int32_t index;
-    };
-    std::vector<Item> items(static_cast<size_t>(n));
-    bool desc = !kd[0].ascending;
-    for (int64_t i = 0; i < n; ++i) {
-      uint64_t p = kd[0].prefix[static_cast<size_t>(i)];
-      items[static_cast<size_t>(i)] = {desc ? ~p : p, static_cast<int32_t>(i)};
-    }
-    auto less = [](const Item& a, const Item& b) {
-      return a.key != b.key ? a.key < b.key : a.index < b.index;
-    };
-    if (want < n && want < n / 4) {
-      std::partial_sort(items.begin(), items.begin() + want, items.end(), less);
-    } else {
-      std::sort(items.begin(), items.end(), less);
-    }
-    std::vector<int32_t> out(static_cast<size_t>(want));
-    for (int64_t i = 0; i < want; ++i)
-      out[static_cast<size_t>(i)] = items[static_cast<size_t>(i)].index;
-    return out;
+  if (kd.empty()) {
+    std::vector<int32_t> idx(static_cast<size_t>(want));
+    std::iota(idx.begin(), idx.end(), 0);
+    return idx;
   }
-
-  std::vector<int32_t> idx(static_cast<size_t>(n));
-  std::iota(idx.begin(), idx.end(), 0);
-  auto less = [&kd](int32_t a, int32_t b) {
-    int c = compare_keyed(kd, a, b);
-    return c != 0 ? c < 0 : a < b;
+  // The first key's prefix and null rank travel inline with the row index, so most comparisons
+  // touch no column; ties fall back to the remaining keys (and to the first one when its
+  // prefix is not exact), then to the index, which makes the order stable.
+  struct Item {
+    uint64_t key;
+    int32_t index;
+    uint16_t len;  // byte keys: value length (saturated); ties of short values resolve inline
+    uint8_t rank;  // nulls first 0, values 1, nulls last 2
+  };
+  const bool bytes_key0 = kd[0].kind == PrefixKind::kPartial && kd[0].col->value_width() == 0;
+  std::vector<Item> items(static_cast<size_t>(n));
+  {
+    const KeyData& k0 = kd[0];
+    const bool desc = !k0.ascending;
+    const uint8_t null_rank = k0.nulls_first ? 0 : 2;
+    for (int64_t i = 0; i < n; ++i) {
+      Item& it = items[static_cast<size_t>(i)];
+      it.index = static_cast<int32_t>(i);
+      if (k0.has_nulls && k0.col->is_null(i)) {
+        it.rank = null_rank;
+        it.key = 0;
+        continue;
+      }
+      it.rank = 1;
+      it.len = 0;
+      uint64_t p = k0.kind == PrefixKind::kNone ? 0 : k0.prefix[static_cast<size_t>(i)];
+      it.key = desc ? ~p : p;
+      if (bytes_key0) {
+        it.len = static_cast<uint16_t>(std::min<size_t>(k0.col->bytes_at(i).size(), 0xFFFF));
+      }
+    }
+  }
+  // `full`: every key but an exact first one; `tail`: the keys after the first.
+  const bool desc0 = !kd[0].ascending;
+  std::vector<KeyData> full, tail;
+  for (size_t k = kd[0].kind == PrefixKind::kExact ? 1 : 0; k < kd.size(); ++k) {
+    full.push_back(kd[k]);
+  }
+  for (size_t k = 1; k < kd.size(); ++k) tail.push_back(std::move(kd[k]));
+  auto less = [&](const Item& a, const Item& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (a.key != b.key) return a.key < b.key;
+    const std::vector<KeyData>* rest = &full;
+    if (bytes_key0 && a.rank == 1 && a.len <= 8 && b.len <= 8) {
+      // Both values lie entirely in the equal prefix: the shorter one is smaller.
+      if (a.len != b.len) return desc0 ? a.len > b.len : a.len < b.len;
+      rest = &tail;
+    }
+    if (!rest->empty()) {
+      int c = compare_keyed(*rest, a.index, b.index);
+      if (c != 0) return c < 0;
+    }
+    return a.index < b.index;
   };
   if (want < n && want < n / 4) {
-    std::partial_sort(idx.begin(), idx.begin() + want, idx.end(), less);
+    std::partial_sort(items.begin(), items.begin() + want, items.end(), less);
   } else {
-    std::sort(idx.begin(), idx.end(), less);
+    std::sort(items.begin(), items.end(), less);
   }
-  idx.resize(static_cast<size_t>(want));
-  return idx;
+  std::vector<int32_t> out(static_cast<size_t>(want));
+  for (int64_t i = 0; i < want; ++i) {
+    out[static_cast<size_t>(i)] = items[static_cast<size_t>(i)].index;
+  }
+  return out;
 }
 
 Result<ColumnBatch> sort(std::vector<ColumnBatch> batches, const std::vector<SortKey>& keys,
                          std::optional<int64_t> limit) {
   if (batches.empty()) return ColumnBatch{};
+  if (limit && !keys.empty() && batches.size() > 1) {
+    // Top-N: cut every batch to its own first N rows before concatenating. Stable, because
+    // each cut keeps the earliest of equal rows and the batches keep their order.
+    int64_t total = 0;
+    for (const auto& b : batches) total += b.num_rows;
+    if (*limit < total / 4) {
+      for (auto& b : batches) {
+        if (b.num_rows <= *limit) continue;
+        std::vector<int32_t> top = FLOE_TRY(sort_indices(b, keys, limit));
+        b = gather(b, top);
+      }
+    }
+  }
   ColumnBatch all = FLOE_TRY(concat_batches(batches));
   batches.clear();
   if (keys.empty()) return limit ? slice_batch(all, 0, *limit) : all;

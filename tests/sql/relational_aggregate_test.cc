@@ -14,7 +14,7 @@
 namespace floe::sql {
 namespace {
 
-using namespace floe::sql::testing;
+using namespace floe::sql::relational_testing;
 using K = AggregateKind;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -32,7 +32,7 @@ ColumnBatch run(const std::vector<ColumnBatch>& batches, std::vector<int> keys,
   return std::move(*out);
 }
 
-TEST(Aggregate, ResultTypesLikeSpark) {
+TEST(RelationalAggregate, ResultTypesLikeSpark) {
   auto t = [](K k, TypePtr arg) { return (*aggregate_result_type(k, arg))->to_string(); };
   EXPECT_EQ(t(K::kCountStar, nullptr), "long");
   EXPECT_EQ(t(K::kCount, Type::string()), "long");
@@ -53,7 +53,7 @@ TEST(Aggregate, ResultTypesLikeSpark) {
   EXPECT_FALSE(aggregate_result_type(K::kBoolOr, Type::int32()).ok());
 }
 
-TEST(Aggregate, Names) {
+TEST(RelationalAggregate, Names) {
   EXPECT_EQ(*aggregate_kind_from_name("COUNT", true), K::kCount);
   EXPECT_EQ(*aggregate_kind_from_name("Sum", false), K::kSum);
   EXPECT_EQ(*aggregate_kind_from_name("mean", false), K::kAvg);
@@ -67,7 +67,7 @@ TEST(Aggregate, Names) {
   EXPECT_FALSE(aggregate_kind_from_name("coalesce", false).ok());
 }
 
-TEST(Aggregate, EmptyInputGlobalAndGrouped) {
+TEST(RelationalAggregate, EmptyInputGlobalAndGrouped) {
   auto fields =
       std::vector<NestedField>{field(1, "k", Type::int64()), field(2, "v", Type::int64())};
   auto empty = batch_of(fields, {longs({}), longs({})});
@@ -89,7 +89,7 @@ TEST(Aggregate, EmptyInputGlobalAndGrouped) {
   EXPECT_EQ(row_text(*agg->finish(), 0), "[0]");
 }
 
-TEST(Aggregate, NullsNaNAndDistinct) {
+TEST(RelationalAggregate, NullsNaNAndDistinct) {
   auto fields =
       std::vector<NestedField>{field(1, "k", Type::string()), field(2, "v", Type::int64()),
                                field(3, "d", Type::float64()), field(4, "b", Type::boolean())};
@@ -120,7 +120,7 @@ TEST(Aggregate, NullsNaNAndDistinct) {
   EXPECT_EQ(row_text(g, 0), "[7,7,4,\"a\"]");
 }
 
-TEST(Aggregate, DecimalStringDateMinMaxAndAvg) {
+TEST(RelationalAggregate, DecimalStringDateMinMaxAndAvg) {
   auto dec = Type::decimal(9, 2);
   auto fields = std::vector<NestedField>{field(1, "x", dec), field(2, "s", Type::string()),
                                          field(3, "dt", Type::date())};
@@ -148,7 +148,7 @@ TEST(Aggregate, DecimalStringDateMinMaxAndAvg) {
             "\"1969-12-29\",\"1970-01-11\",\"pear\"]");
 }
 
-TEST(Aggregate, CountDistinctSeveralColumnsAndErrors) {
+TEST(RelationalAggregate, CountDistinctSeveralColumnsAndErrors) {
   auto fields = std::vector<NestedField>{field(1, "k", Type::int64()), field(2, "a", Type::int64()),
                                          field(3, "b", Type::string())};
   auto b = batch_of(fields, {longs({1, 1, 1, 1, 2}), longs({1, 1, 2, std::nullopt, 1}),
@@ -162,7 +162,7 @@ TEST(Aggregate, CountDistinctSeveralColumnsAndErrors) {
   EXPECT_FALSE(HashAggregator::make(fields, {0}, {{K::kSum, 9}}).ok());
 }
 
-TEST(Aggregate, SumOverflowAndNestedKeys) {
+TEST(RelationalAggregate, SumOverflowAndNestedKeys) {
   auto dec = Type::decimal(38, 0);
   int128_t big = 1;
   for (int i = 0; i < 37; ++i) big *= 10;
@@ -183,7 +183,7 @@ TEST(Aggregate, SumOverflowAndNestedKeys) {
 }
 
 // 100k groups over several batches, against a std::map reference.
-TEST(Aggregate, ManyGroupsAgainstReference) {
+TEST(RelationalAggregate, ManyGroupsAgainstReference) {
   std::mt19937_64 rng(42);
   const int64_t n = 300000;
   const int64_t groups = 100000;
@@ -296,7 +296,15 @@ TEST(Aggregate, ManyGroupsAgainstReference) {
   }
 }
 
-TEST(Aggregate, SelectDistinctIsKeysOnly) {
+TEST(RelationalAggregate, FloatKeysNormalised) {
+  auto fields = std::vector<NestedField>{field(1, "d", Type::float64())};
+  auto b = batch_of(fields, {doubles({-0.0, 0.0, -kNaN, kNaN, -0.0})});
+  auto out = run({b}, {0}, {{K::kCountStar}});
+  EXPECT_EQ(rows_text(out), (std::vector<std::string>{"[0,3]", "[\"NaN\",2]"}));
+  EXPECT_FALSE(std::signbit(out.columns[0]->raw<double>()[0]));
+}
+
+TEST(RelationalAggregate, SelectDistinctIsKeysOnly) {
   auto fields =
       std::vector<NestedField>{field(1, "a", Type::int64()), field(2, "d", Type::float64())};
   auto b = batch_of(fields, {longs({1, 1, std::nullopt, std::nullopt, 1, 1}),

@@ -19,7 +19,7 @@ namespace floe::sql {
 namespace {
 
 namespace fs = std::filesystem;
-using namespace floe::sql::testing;
+using namespace floe::sql::relational_testing;
 using K = AggregateKind;
 
 struct TempDir {

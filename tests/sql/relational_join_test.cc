@@ -11,7 +11,7 @@
 namespace floe::sql {
 namespace {
 
-using namespace floe::sql::testing;
+using namespace floe::sql::relational_testing;
 
 // Left: pos, k1 (long), k2 (string), p (long). Right: k1, k2, p, id.
 std::vector<NestedField> left_fields() {
@@ -115,7 +115,7 @@ JoinResidual residual_fn() {
   };
 }
 
-TEST(HashJoin, EveryTypeAgainstNestedLoopReference) {
+TEST(RelationalHashJoin, EveryTypeAgainstNestedLoopReference) {
   std::mt19937_64 rng(1234);
   const std::vector<JoinType> types = {JoinType::kInner,      JoinType::kLeftOuter,
                                        JoinType::kRightOuter, JoinType::kFullOuter,
@@ -182,7 +182,7 @@ TEST(HashJoin, EveryTypeAgainstNestedLoopReference) {
   }
 }
 
-TEST(HashJoin, OutputFieldsAndErrors) {
+TEST(RelationalHashJoin, OutputFieldsAndErrors) {
   JoinOptions o;
   o.type = JoinType::kLeftOuter;
   o.left_keys = {1};
@@ -212,7 +212,7 @@ TEST(HashJoin, OutputFieldsAndErrors) {
   EXPECT_FALSE(big.ok());
 }
 
-TEST(HashJoin, EmptyBuildSide) {
+TEST(RelationalHashJoin, EmptyBuildSide) {
   std::mt19937_64 rng(2);
   auto left = random_side(rng, 10, true, 0);
   for (JoinType t : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kLeftAnti,
@@ -232,7 +232,7 @@ TEST(HashJoin, EmptyBuildSide) {
   }
 }
 
-TEST(HashJoin, LargeManyToMany) {
+TEST(RelationalHashJoin, LargeManyToMany) {
   std::mt19937_64 rng(3);
   const int64_t n = 100000;
   auto lk = random_longs(rng, n, 0, 50000, 0.01);

@@ -14,7 +14,7 @@
 namespace floe::sql {
 namespace {
 
-using namespace floe::sql::testing;
+using namespace floe::sql::relational_testing;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();

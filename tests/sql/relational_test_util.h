@@ -13,7 +13,7 @@
 #include "floe/columnar/column_vector.h"
 #include "floe/sql/relational.h"
 
-namespace floe::sql::testing {
+namespace floe::sql::relational_testing {
 
 inline NestedField field(int32_t id, std::string name, TypePtr type) {
   NestedField f;
@@ -121,4 +121,4 @@ inline ColumnPtr random_longs(std::mt19937_64& rng, int64_t n, int64_t lo, int64
   return c;
 }
 
-}  // namespace floe::sql::testing
+}  // namespace floe::sql::relational_testing

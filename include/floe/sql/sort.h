@@ -22,5 +22,12 @@ Result<std::vector<int32_t>> sort_indices(const ColumnBatch& batch,
 // first `limit` rows only (top-N with a partial sort).
 Result<ColumnBatch> sort(std::vector<ColumnBatch> batches, const std::vector<SortKey>& keys,
                          std::optional<int64_t> limit = std::nullopt);
+// The same as sort(); a name argument-dependent lookup cannot confuse with std::sort when
+// called unqualified with braced arguments.
+inline Result<ColumnBatch> sort_batches(std::vector<ColumnBatch> batches,
+                                        const std::vector<SortKey>& keys,
+                                        std::optional<int64_t> limit = std::nullopt) {
+  return sort(std::move(batches), keys, limit);
+}
 
 }  // namespace floe::sql
