@@ -183,9 +183,9 @@ void BM_P1_MinMax(benchmark::State& state) {
            "id >= " + std::to_string(n / 2 * 1000) + " AND id < " +
                std::to_string((n / 2 + n / 1000 + 1) * 1000));
 }
-BENCHMARK(BM_P1_NoFilter)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P1_OneDay)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P1_MinMax)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P1_NoFilter)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P1_OneDay)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P1_MinMax)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 
 // P3: delete index. 50 partitions; (i) 100 partition-scoped position deletes per partition,
 // (ii) one file-scoped position delete per data file, (iii) one DV per data file.
@@ -234,9 +234,9 @@ const GeneratedTable& p3(int kind) {
 void BM_P3_PartitionScopedDeletes(benchmark::State& state) { run_plan(state, p3(0), ""); }
 void BM_P3_FileScopedDeletes(benchmark::State& state) { run_plan(state, p3(1), ""); }
 void BM_P3_DeletionVectors(benchmark::State& state) { run_plan(state, p3(2), ""); }
-BENCHMARK(BM_P3_PartitionScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P3_FileScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P3_DeletionVectors)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P3_PartitionScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P3_FileScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P3_DeletionVectors)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 
 // P4: PlanningBenchmark parity: 30 partitions x 50,001 files, a 23-column schema with stats on
 // every column, and partition-scoped position deletes (one per partition).
@@ -290,9 +290,9 @@ void BM_P4_MinMax(benchmark::State& state) { run_plan(state, p4(), "c15 < 1000")
 void BM_P4_PartitionAndMinMax(benchmark::State& state) {
   run_plan(state, p4(), "part = 7 AND c15 < 1000");
 }
-BENCHMARK(BM_P4_NoFilter)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P4_MinMax)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P4_PartitionAndMinMax)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P4_NoFilter)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P4_MinMax)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P4_PartitionAndMinMax)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 
 // P5: many tiny manifests (a never-compacted streaming table).
 const GeneratedTable& p5() {
@@ -311,7 +311,7 @@ const GeneratedTable& p5() {
 }
 
 void BM_P5_TinyManifests(benchmark::State& state) { run_plan(state, p5(), ""); }
-BENCHMARK(BM_P5_TinyManifests)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P5_TinyManifests)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
 
 }  // namespace
 }  // namespace floe
