@@ -215,8 +215,10 @@ DeleteFileList DeleteFileIndex::for_data_file(const DataFile& file, int64_t data
                                               LookupCache* cache) const {
   if (entries_.empty()) return {};
 
-  // Path-scoped deletes: the newest live DV, else every live file-scoped position file.
+  // Path-scoped deletes: the newest live DV, else every live file-scoped position file (almost
+  // always at most one: no allocation unless there are several).
   const Entry* dv = nullptr;
+  const Entry* one_scoped = nullptr;
   std::vector<const Entry*> scoped;
   if (!slots_.empty()) {
     std::string_view path = normalized_path_view(file.file_path);
@@ -229,14 +231,20 @@ DeleteFileList DeleteFileIndex::for_data_file(const DataFile& file, int64_t data
         if (pe->entry.seq < data_seq) continue;
         if (pe->dv) {
           if (!dv || pe->entry.seq > dv->seq) dv = &pe->entry;
+        } else if (!one_scoped) {
+          one_scoped = &pe->entry;
         } else {
+          if (scoped.empty()) scoped.push_back(one_scoped);
           scoped.push_back(&pe->entry);
         }
       }
       break;
     }
   }
-  if (dv) scoped.clear();  // a deletion vector replaces every position-delete file
+  if (dv) {  // a deletion vector replaces every position-delete file
+    one_scoped = nullptr;
+    scoped.clear();
+  }
   std::stable_sort(scoped.begin(), scoped.end(),
                    [](const Entry* a, const Entry* b) { return a->seq < b->seq; });
 
@@ -270,7 +278,7 @@ DeleteFileList DeleteFileIndex::for_data_file(const DataFile& file, int64_t data
     partitioned = dv ? cache->without_positions : cache->all;
   }
 
-  if (!dv && scoped.empty()) {
+  if (!dv && !one_scoped) {
     if (!partitioned) return {};
     mark(*partitioned);
     return DeleteFileList(
@@ -280,12 +288,12 @@ DeleteFileList DeleteFileIndex::for_data_file(const DataFile& file, int64_t data
     mark(dv->ordinal);
     return DeleteFileList(dv->file);
   }
-  if (!dv && scoped.size() == 1 && !partitioned) {
-    mark(scoped[0]->ordinal);
-    return DeleteFileList(scoped[0]->file);
+  if (!dv && scoped.empty() && !partitioned) {
+    mark(one_scoped->ordinal);
+    return DeleteFileList(one_scoped->file);
   }
   std::vector<DeleteFilePtr> out;
-  if (dv) scoped.push_back(dv);
+  if (scoped.empty()) scoped.push_back(dv ? dv : one_scoped);
   for (const Entry* e : scoped) {
     mark(e->ordinal);
     out.push_back(e->file);

@@ -145,23 +145,26 @@ void copy_without_stats(const DataFile& from, DataFile* to, bool keep_delete_pat
   }
 }
 
-// Delete files are allocated in chunks that the DeleteFilePtrs share (aliasing), so indexing
-// millions of DVs costs no allocation per delete file for its control block.
-class DeleteFileArena {
+// Delete files and the data files of tasks are allocated in chunks that their shared_ptrs share
+// (aliasing), so planning millions of files costs no allocation per file for the object and its
+// control block. A chunk lives as long as any of its files.
+template <typename T>
+class ChunkArena {
  public:
-  DeleteFile* next(DeleteFilePtr* ptr) {
+  explicit ChunkArena(size_t chunk) : chunk_size_(chunk) {}
+  T* next(std::shared_ptr<const T>* ptr) {
     if (!chunk_ || chunk_->size() == chunk_->capacity()) {
-      chunk_ = std::make_shared<std::vector<DeleteFile>>();
-      chunk_->reserve(kChunk);
+      chunk_ = std::make_shared<std::vector<T>>();
+      chunk_->reserve(chunk_size_);
     }
-    DeleteFile* d = &chunk_->emplace_back();
-    *ptr = DeleteFilePtr(chunk_, d);
-    return d;
+    T* item = &chunk_->emplace_back();
+    *ptr = std::shared_ptr<const T>(chunk_, item);
+    return item;
   }
 
  private:
-  static constexpr size_t kChunk = 1024;
-  std::shared_ptr<std::vector<DeleteFile>> chunk_;
+  size_t chunk_size_;
+  std::shared_ptr<std::vector<T>> chunk_;
 };
 
 // The ordered, bounded hand-over from the manifest readers to the consumer. Data manifest i's
@@ -181,9 +184,10 @@ class TaskQueue {
     cv_.wait(lock, [&] { return stopped_ || i < head_ + window_; });
     return !stopped_;
   }
-  // A reader created a task (it is held from now until the consumer takes it).
-  void created(int64_t n = 1) { peak_update(held_.fetch_add(n) + n); }
   bool push(size_t i, std::vector<FileScanTask>&& chunk) {
+    // Held from now until the consumer has handed them over.
+    peak_update(held_.fetch_add(static_cast<int64_t>(chunk.size())) +
+                static_cast<int64_t>(chunk.size()));
     std::unique_lock lock(mu_);
     cv_.wait(lock, [&] {
       return stopped_ || queued_ + static_cast<int64_t>(chunk.size()) <= capacity_ ||
@@ -359,7 +363,7 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
     const SpecContext& ctx = specs.at(m.partition_spec_id);
     auto reader = FLOE_TRY(ManifestReader::open(*io_, m, &table, delete_read_options));
     std::vector<DeleteFilePtr> kept;
-    DeleteFileArena arena;
+    ChunkArena<DeleteFile> arena(1024);
     int64_t total = 0, skipped = 0;
     FLOE_TRY(reader->for_each([&](const ManifestEntry& e) {
       if (!e.is_live() || e.data_file.content == FileContent::kData) return true;
@@ -423,6 +427,7 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
     ExprPtr last_residual;
     std::vector<FileScanTask> chunk;
     chunk.reserve(TaskQueue::kChunk);
+    ChunkArena<DataFile> files(64);
     bool stopped = false;
     FLOE_TRY(reader->for_each([&](const ManifestEntry& e) {
       if (!e.is_live() || e.data_file.content != FileContent::kData) return true;
@@ -433,14 +438,12 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
         return true;
       }
       FileScanTask task;
+      DataFile* copy = files.next(&task.file);
       if (keep_stats) {
-        task.file = std::make_shared<const DataFile>(f);
+        *copy = f;
       } else {
-        auto copy = std::make_shared<DataFile>();
-        copy_without_stats(f, copy.get(), false);
-        task.file = std::move(copy);
+        copy_without_stats(f, copy, false);
       }
-      queue.created();
       task.data_sequence_number = e.sequence_number.value_or(0);
       task.start = 0;
       task.length = f.file_size_in_bytes;
