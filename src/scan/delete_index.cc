@@ -5,6 +5,8 @@
 #include <cstring>
 #include <functional>
 
+#include "floe/manifest/manifest_reader.h"
+
 namespace floe {
 
 namespace {
@@ -66,6 +68,77 @@ std::string_view normalized_path_view(std::string_view p) {
 }
 
 std::string normalize_file_path(std::string_view p) { return std::string(normalized_path_view(p)); }
+
+void copy_file_without_stats(const DataFile& from, DataFile* to, bool keep_delete_path_bounds) {
+  to->content = from.content;
+  to->file_path = from.file_path;
+  to->file_format = from.file_format;
+  to->partition = from.partition;
+  to->record_count = from.record_count;
+  to->file_size_in_bytes = from.file_size_in_bytes;
+  to->key_metadata = from.key_metadata;
+  to->split_offsets = from.split_offsets;
+  to->equality_ids = from.equality_ids;
+  to->sort_order_id = from.sort_order_id;
+  to->first_row_id = from.first_row_id;
+  to->referenced_data_file = from.referenced_data_file;
+  to->content_offset = from.content_offset;
+  to->content_size_in_bytes = from.content_size_in_bytes;
+  to->spec_id = from.spec_id;
+  if (keep_delete_path_bounds && !from.referenced_data_file) {
+    if (const std::string* lo = find_metric(from.lower_bounds, kDeleteFilePathId)) {
+      to->lower_bounds.push_back({kDeleteFilePathId, *lo});
+    }
+    if (const std::string* hi = find_metric(from.upper_bounds, kDeleteFilePathId)) {
+      to->upper_bounds.push_back({kDeleteFilePathId, *hi});
+    }
+  }
+}
+
+Status read_delete_manifests(FileIO& io, const TableMetadata& table,
+                             const std::vector<DeleteManifest>& manifests,
+                             const ManifestReadOptions& options, bool keep_stats, ThreadPool& pool,
+                             const std::function<bool(const ManifestFile&, const DataFile&)>& keep,
+                             DeleteFileIndex* index, int64_t* total_files,
+                             int64_t* skipped_files) {
+  std::mutex mu;
+  FLOE_TRY(pool.parallel_for(manifests.size(), [&](size_t i) -> Status {
+    const ManifestFile& m = *manifests[i].manifest;
+    auto reader = FLOE_TRY(ManifestReader::open(io, m, &table, options));
+    std::vector<DeleteFilePtr> kept;
+    ChunkArena<DeleteFile> arena(1024);
+    int64_t total = 0, skipped = 0;
+    FLOE_TRY(reader->for_each([&](const ManifestEntry& e) {
+      if (!e.is_live() || e.data_file.content == FileContent::kData) return true;
+      ++total;
+      if (keep && !keep(m, e.data_file)) {
+        ++skipped;
+        return true;
+      }
+      DeleteFilePtr ptr;
+      DeleteFile* d = arena.next(&ptr);
+      if (keep_stats) {
+        d->file = e.data_file;
+      } else {
+        copy_file_without_stats(e.data_file, &d->file, true);
+      }
+      d->data_sequence_number = e.sequence_number.value_or(0);
+      d->file_sequence_number = e.file_sequence_number.value_or(0);
+      kept.push_back(std::move(ptr));
+      return true;
+    }));
+    std::lock_guard lock(mu);
+    if (total_files) *total_files += total;
+    if (skipped_files) *skipped_files += skipped;
+    for (auto& d : kept) {
+      bool global = d->file.content == FileContent::kEqualityDeletes && manifests[i].unpartitioned;
+      index->add(std::move(d), global);
+    }
+    return Status::OK();
+  }));
+  index->finish();
+  return Status::OK();
+}
 
 // A list shared by many data files, with the ordinals of its files for matched_files().
 struct DeleteFileIndex::List {

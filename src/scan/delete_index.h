@@ -22,7 +22,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "floe/manifest/manifest_reader.h"
 #include "floe/scan/table_scan.h"
+#include "floe/util/thread_pool.h"
 
 namespace floe {
 
@@ -35,6 +37,32 @@ std::string partition_key(int32_t spec_id, const std::vector<Literal>& values);
 std::string normalize_file_path(std::string_view path);
 // The same key as a view into `path` (normalizing only ever drops a prefix).
 std::string_view normalized_path_view(std::string_view path);
+
+// Delete files and the data files of tasks are allocated in chunks that their shared_ptrs share
+// (aliasing), so planning millions of files costs no allocation per file for the object and its
+// control block. A chunk lives as long as any of its files.
+template <typename T>
+class ChunkArena {
+ public:
+  explicit ChunkArena(size_t chunk) : chunk_size_(chunk) {}
+  T* next(std::shared_ptr<const T>* ptr) {
+    if (!chunk_ || chunk_->size() == chunk_->capacity()) {
+      chunk_ = std::make_shared<std::vector<T>>();
+      chunk_->reserve(chunk_size_);
+    }
+    T* item = &chunk_->emplace_back();
+    *ptr = std::shared_ptr<const T>(chunk_, item);
+    return item;
+  }
+
+ private:
+  size_t chunk_size_;
+  std::shared_ptr<std::vector<T>> chunk_;
+};
+
+// A copy of a file's description without the column metrics (for delete files, keeping the
+// file_path bounds the delete index reads).
+void copy_file_without_stats(const DataFile& from, DataFile* to, bool keep_delete_path_bounds);
 
 class DeleteFileIndex {
  public:
@@ -104,5 +132,21 @@ class DeleteFileIndex {
   Partitioned global_equality_;
   std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };
+
+// A delete manifest to index, and whether its spec is unpartitioned (its equality deletes are
+// then global).
+struct DeleteManifest {
+  const ManifestFile* manifest = nullptr;
+  bool unpartitioned = false;
+};
+
+// Reads delete manifests in parallel on `pool` into `index` and finishes it (planning's first
+// stage). `keep` (may be empty) prunes entries by partition and metrics; the counters (may be
+// null) receive the live delete files seen and skipped.
+Status read_delete_manifests(FileIO& io, const TableMetadata& table,
+                             const std::vector<DeleteManifest>& manifests,
+                             const ManifestReadOptions& options, bool keep_stats, ThreadPool& pool,
+                             const std::function<bool(const ManifestFile&, const DataFile&)>& keep,
+                             DeleteFileIndex* index, int64_t* total_files, int64_t* skipped_files);
 
 }  // namespace floe

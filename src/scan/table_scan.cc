@@ -114,58 +114,7 @@ Result<TableScan> TableScan::make(FileIOPtr io, std::shared_ptr<const TableMetad
 
 namespace {
 
-// Reserved field id of the `file_path` column of position-delete files.
-constexpr int32_t kDeleteFilePathId = 2147483546;
-
-// A copy of a file's description without the column metrics (and, for delete files, with only
-// the file_path bounds the delete index reads).
-void copy_without_stats(const DataFile& from, DataFile* to, bool keep_delete_path_bounds) {
-  to->content = from.content;
-  to->file_path = from.file_path;
-  to->file_format = from.file_format;
-  to->partition = from.partition;
-  to->record_count = from.record_count;
-  to->file_size_in_bytes = from.file_size_in_bytes;
-  to->key_metadata = from.key_metadata;
-  to->split_offsets = from.split_offsets;
-  to->equality_ids = from.equality_ids;
-  to->sort_order_id = from.sort_order_id;
-  to->first_row_id = from.first_row_id;
-  to->referenced_data_file = from.referenced_data_file;
-  to->content_offset = from.content_offset;
-  to->content_size_in_bytes = from.content_size_in_bytes;
-  to->spec_id = from.spec_id;
-  if (keep_delete_path_bounds && !from.referenced_data_file) {
-    if (const std::string* lo = find_metric(from.lower_bounds, kDeleteFilePathId)) {
-      to->lower_bounds.push_back({kDeleteFilePathId, *lo});
-    }
-    if (const std::string* hi = find_metric(from.upper_bounds, kDeleteFilePathId)) {
-      to->upper_bounds.push_back({kDeleteFilePathId, *hi});
-    }
-  }
-}
-
-// Delete files and the data files of tasks are allocated in chunks that their shared_ptrs share
-// (aliasing), so planning millions of files costs no allocation per file for the object and its
-// control block. A chunk lives as long as any of its files.
-template <typename T>
-class ChunkArena {
- public:
-  explicit ChunkArena(size_t chunk) : chunk_size_(chunk) {}
-  T* next(std::shared_ptr<const T>* ptr) {
-    if (!chunk_ || chunk_->size() == chunk_->capacity()) {
-      chunk_ = std::make_shared<std::vector<T>>();
-      chunk_->reserve(chunk_size_);
-    }
-    T* item = &chunk_->emplace_back();
-    *ptr = std::shared_ptr<const T>(chunk_, item);
-    return item;
-  }
-
- private:
-  size_t chunk_size_;
-  std::shared_ptr<std::vector<T>> chunk_;
-};
+constexpr int32_t kDeleteFilePathId = 2147483546;  // file_path of position-delete files
 
 // The ordered, bounded hand-over from the manifest readers to the consumer. Data manifest i's
 // tasks arrive in chunks; the consumer takes manifest 0's chunks, then manifest 1's, ... so the
@@ -358,42 +307,16 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
   }
   r.scanned_delete_manifests = static_cast<int64_t>(scan_deletes.size());
   DeleteFileIndex index;
-  FLOE_TRY(pool.parallel_for(scan_deletes.size(), [&](size_t i) -> Status {
-    const ManifestFile& m = *scan_deletes[i];
-    const SpecContext& ctx = specs.at(m.partition_spec_id);
-    auto reader = FLOE_TRY(ManifestReader::open(*io_, m, &table, delete_read_options));
-    std::vector<DeleteFilePtr> kept;
-    ChunkArena<DeleteFile> arena(1024);
-    int64_t total = 0, skipped = 0;
-    FLOE_TRY(reader->for_each([&](const ManifestEntry& e) {
-      if (!e.is_live() || e.data_file.content == FileContent::kData) return true;
-      ++total;
-      if (!partition_might_match(ctx, e.data_file) || !metrics.might_match(e.data_file)) {
-        ++skipped;
-        return true;
-      }
-      DeleteFilePtr ptr;
-      DeleteFile* d = arena.next(&ptr);
-      if (keep_stats) {
-        d->file = e.data_file;
-      } else {
-        copy_without_stats(e.data_file, &d->file, true);
-      }
-      d->data_sequence_number = e.sequence_number.value_or(0);
-      d->file_sequence_number = e.file_sequence_number.value_or(0);
-      kept.push_back(std::move(ptr));
-      return true;
-    }));
-    std::lock_guard lock(mu);
-    r.total_delete_files += total;
-    r.skipped_delete_files += skipped;
-    for (auto& d : kept) {
-      bool global = d->file.content == FileContent::kEqualityDeletes && ctx.unpartitioned;
-      index.add(std::move(d), global);
-    }
-    return Status::OK();
-  }));
-  index.finish();
+  std::vector<DeleteManifest> delete_sources;
+  for (const ManifestFile* m : scan_deletes) {
+    delete_sources.push_back({m, specs.at(m->partition_spec_id).unpartitioned});
+  }
+  FLOE_TRY(read_delete_manifests(
+      *io_, table, delete_sources, delete_read_options, keep_stats, pool,
+      [&](const ManifestFile& m, const DataFile& f) {
+        return partition_might_match(specs.at(m.partition_spec_id), f) && metrics.might_match(f);
+      },
+      &index, &r.total_delete_files, &r.skipped_delete_files));
 
   // Data manifests, streamed in manifest order through a bounded queue.
   std::vector<const ManifestFile*> scan_data;
@@ -442,7 +365,7 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
       if (keep_stats) {
         *copy = f;
       } else {
-        copy_without_stats(f, copy, false);
+        copy_file_without_stats(f, copy, false);
       }
       task.data_sequence_number = e.sequence_number.value_or(0);
       task.start = 0;
