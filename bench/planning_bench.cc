@@ -11,8 +11,8 @@
 #include <memory>
 
 #include "floe/expr/parser.h"
-#include "floe/manifest/manifest_writer.h"
 #include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_writer.h"
 #include "floe/scan/table_scan.h"
 #include "scan/delete_index.h"
 
@@ -192,9 +192,24 @@ void BM_P1_MinMax(benchmark::State& state) {
            "id >= " + std::to_string(n / 2 * 1000) + " AND id < " +
                std::to_string((n / 2 + n / 1000 + 1) * 1000));
 }
-BENCHMARK(BM_P1_NoFilter)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P1_OneDay)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P1_MinMax)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P1_NoFilter)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P1_OneDay)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P1_MinMax)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // P3: delete index. 50 partitions; (i) 100 partition-scoped position deletes per partition,
 // (ii) one file-scoped position delete per data file, (iii) one DV per data file.
@@ -243,9 +258,21 @@ const GeneratedTable& p3(int kind) {
 void BM_P3_PartitionScopedDeletes(benchmark::State& state) { run_plan(state, p3(0), ""); }
 void BM_P3_FileScopedDeletes(benchmark::State& state) { run_plan(state, p3(1), ""); }
 void BM_P3_DeletionVectors(benchmark::State& state) { run_plan(state, p3(2), ""); }
-BENCHMARK(BM_P3_PartitionScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P3_FileScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P3_DeletionVectors)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P3_PartitionScopedDeletes)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_FileScopedDeletes)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_DeletionVectors)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // P3 as Java's DeleteFileIndexBenchmark measures it: the data files are already in memory; time
 // reading the delete manifests into the index plus one lookup per data file (2 threads).
@@ -308,7 +335,8 @@ void run_index(benchmark::State& state, int kind) {
       auto cache = DeleteFileIndex::make_cache();
       int64_t n = 0;
       for (size_t i = b * kBatch; i < std::min(data.files.size(), (b + 1) * kBatch); ++i) {
-        n += static_cast<int64_t>(index.for_data_file(data.files[i], data.seqs[i], cache.get()).size());
+        n += static_cast<int64_t>(
+            index.for_data_file(data.files[i], data.seqs[i], cache.get()).size());
       }
       total += n;
       return Status::OK();
@@ -324,9 +352,21 @@ void run_index(benchmark::State& state, int kind) {
 void BM_P3_Index_PartitionScoped(benchmark::State& state) { run_index(state, 0); }
 void BM_P3_Index_FileScoped(benchmark::State& state) { run_index(state, 1); }
 void BM_P3_Index_DeletionVectors(benchmark::State& state) { run_index(state, 2); }
-BENCHMARK(BM_P3_Index_PartitionScoped)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P3_Index_FileScoped)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P3_Index_DeletionVectors)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P3_Index_PartitionScoped)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_Index_FileScoped)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_Index_DeletionVectors)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // P4: PlanningBenchmark parity: 30 partitions x 50,001 files, a 23-column schema with stats on
 // every column, and partition-scoped position deletes (one per partition).
@@ -380,9 +420,21 @@ void BM_P4_MinMax(benchmark::State& state) { run_plan(state, p4(), "c15 < 1000")
 void BM_P4_PartitionAndMinMax(benchmark::State& state) {
   run_plan(state, p4(), "part = 7 AND c15 < 1000");
 }
-BENCHMARK(BM_P4_NoFilter)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P4_MinMax)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
-BENCHMARK(BM_P4_PartitionAndMinMax)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P4_NoFilter)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P4_MinMax)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P4_PartitionAndMinMax)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // P5: many tiny manifests (a never-compacted streaming table).
 const GeneratedTable& p5() {
@@ -401,7 +453,12 @@ const GeneratedTable& p5() {
 }
 
 void BM_P5_TinyManifests(benchmark::State& state) { run_plan(state, p5(), ""); }
-BENCHMARK(BM_P5_TinyManifests)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime();
+BENCHMARK(BM_P5_TinyManifests)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace floe

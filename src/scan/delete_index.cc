@@ -99,8 +99,7 @@ Status read_delete_manifests(FileIO& io, const TableMetadata& table,
                              const std::vector<DeleteManifest>& manifests,
                              const ManifestReadOptions& options, bool keep_stats, ThreadPool& pool,
                              const std::function<bool(const ManifestFile&, const DataFile&)>& keep,
-                             DeleteFileIndex* index, int64_t* total_files,
-                             int64_t* skipped_files) {
+                             DeleteFileIndex* index, int64_t* total_files, int64_t* skipped_files) {
   std::mutex mu;
   FLOE_TRY(pool.parallel_for(manifests.size(), [&](size_t i) -> Status {
     const ManifestFile& m = *manifests[i].manifest;

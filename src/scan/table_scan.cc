@@ -241,9 +241,9 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
     r.io_requests = (io_after.read_requests - io_before.read_requests) +
                     (io_after.metadata_requests - io_before.metadata_requests);
     r.io_bytes = io_after.bytes_read - io_before.bytes_read;
-    r.planning_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              started)
-                        .count();
+    r.planning_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
   };
   if (!snapshot_) {
     finish_report();
@@ -464,9 +464,8 @@ Result<std::vector<FileScanTask>> TableScan::plan_files() {
 TableScan::SplitSettings TableScan::split_settings() const {
   const TableMetadata& t = *table_;
   SplitSettings s;
-  s.target = options_.split_target_size > 0
-                 ? options_.split_target_size
-                 : int_property(t, "read.split.target-size", 134217728);
+  s.target = options_.split_target_size > 0 ? options_.split_target_size
+                                            : int_property(t, "read.split.target-size", 134217728);
   s.open_cost = options_.split_open_file_cost >= 0
                     ? options_.split_open_file_cost
                     : int_property(t, "read.split.open-file-cost", 4194304);

@@ -209,7 +209,7 @@ TEST(ProjectionTest, PreEpochCompensationEveryOperator) {
   EXPECT_EQ(strict("event_ts != '1969-12-31T23:00:00'", hour), "h NOT IN (-1, 0)");
   EXPECT_EQ(strict("event_ts NOT IN ('1969-12-31T22:00:00', '1970-01-01T03:00:00')", hour),
             "h NOT IN (-2, 3, -1)");
-  EXPECT_EQ(strict("event_ts < '1969-12-31T22:00:00'", hour), "h < -2");  // unchanged
+  EXPECT_EQ(strict("event_ts < '1969-12-31T22:00:00'", hour), "h < -2");   // unchanged
   EXPECT_EQ(strict("event_ts <= '1969-12-31T22:00:00'", hour), "h < -2");  // t(v+1) = -2
   EXPECT_EQ(strict("event_ts != '1970-01-01T03:00:00'", hour), "h != 3");
 

@@ -52,7 +52,8 @@ const BigTable& big_table() {
       wo.codec = avro::Codec::kNull;
       wo.target_size_bytes = int64_t{1} << 40;
       auto w = ManifestWriter::make(
-          *b.io, [&](int k) { return "mem://t/metadata/" + name + "-" + std::to_string(k) + ".avro"; },
+          *b.io,
+          [&](int k) { return "mem://t/metadata/" + name + "-" + std::to_string(k) + ".avro"; },
           schema, spec, wo);
       if (!w.ok()) std::abort();
       for (const auto& f : files) {
@@ -240,8 +241,7 @@ TEST(StreamingPlanningTest, CombinedTasksStreamThroughTheLookbackWindow) {
   ASSERT_TRUE(scan.ok());
   int64_t bins = 0, files = 0;
   size_t largest = 0;
-  ASSERT_TRUE(scan
-                  ->plan_tasks([&](CombinedScanTask&& c) {
+  ASSERT_TRUE(scan->plan_tasks([&](CombinedScanTask&& c) {
                     ++bins;
                     files += static_cast<int64_t>(c.tasks.size());
                     largest = std::max(largest, c.tasks.size());

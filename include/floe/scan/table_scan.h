@@ -64,9 +64,7 @@ class DeleteFileList {
   explicit DeleteFileList(std::vector<DeleteFilePtr> files)
       : many_(std::make_shared<const std::vector<DeleteFilePtr>>(std::move(files))) {}
 
-  const DeleteFilePtr* begin() const {
-    return many_ ? many_->data() : (one_ ? &one_ : nullptr);
-  }
+  const DeleteFilePtr* begin() const { return many_ ? many_->data() : (one_ ? &one_ : nullptr); }
   const DeleteFilePtr* end() const { return begin() + size(); }
   size_t size() const { return many_ ? many_->size() : (one_ ? 1 : 0); }
   bool empty() const { return size() == 0; }
@@ -120,7 +118,8 @@ struct ScanReport {
   int64_t task_bytes = 0;
   int threads = 1;
   // Streaming instrumentation: the most file tasks ever held at once between the manifest
-  // readers and the consumer (queued, not yet handed over).
+  // readers and the consumer (queued or being handed over; each reader also fills one chunk
+  // of 128 before queueing it). Bounded by max_buffered_tasks plus a few chunks.
   int64_t peak_buffered_tasks = 0;
 };
 
