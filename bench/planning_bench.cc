@@ -5,13 +5,16 @@
 // P5: 50,000 manifests).
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <memory>
 
 #include "floe/expr/parser.h"
+#include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
 #include "floe/scan/table_scan.h"
+#include "scan/delete_index.h"
 
 namespace floe {
 namespace {
@@ -155,14 +158,20 @@ void run_plan(benchmark::State& state, const GeneratedTable& t, const std::strin
     if (!filter.empty()) o.filter = *parse_filter(filter);
     o.threads = static_cast<int>(state.range(0));
     auto scan = TableScan::make(t.io, t.metadata, o);
-    auto files = scan->plan_files();
-    if (!files.ok()) {
-      state.SkipWithError(files.status().to_string().c_str());
+    // Streamed: the consumer sees every task (and its deletes) and keeps none.
+    int64_t n = 0, deletes = 0;
+    Status s = scan->plan_files([&](FileScanTask&& task) {
+      ++n;
+      deletes += static_cast<int64_t>(task.deletes.size());
+      return true;
+    });
+    if (!s.ok()) {
+      state.SkipWithError(s.to_string().c_str());
       return;
     }
-    planned = static_cast<int64_t>(files->size());
+    planned = n;
     report = scan->report();
-    benchmark::DoNotOptimize(files);
+    benchmark::DoNotOptimize(deletes);
   }
   state.counters["files_total"] = static_cast<double>(t.files);
   state.counters["files_planned"] = static_cast<double>(planned);
@@ -183,9 +192,24 @@ void BM_P1_MinMax(benchmark::State& state) {
            "id >= " + std::to_string(n / 2 * 1000) + " AND id < " +
                std::to_string((n / 2 + n / 1000 + 1) * 1000));
 }
-BENCHMARK(BM_P1_NoFilter)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P1_OneDay)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P1_MinMax)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P1_NoFilter)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P1_OneDay)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P1_MinMax)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // P3: delete index. 50 partitions; (i) 100 partition-scoped position deletes per partition,
 // (ii) one file-scoped position delete per data file, (iii) one DV per data file.
@@ -234,9 +258,115 @@ const GeneratedTable& p3(int kind) {
 void BM_P3_PartitionScopedDeletes(benchmark::State& state) { run_plan(state, p3(0), ""); }
 void BM_P3_FileScopedDeletes(benchmark::State& state) { run_plan(state, p3(1), ""); }
 void BM_P3_DeletionVectors(benchmark::State& state) { run_plan(state, p3(2), ""); }
-BENCHMARK(BM_P3_PartitionScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P3_FileScopedDeletes)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P3_DeletionVectors)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P3_PartitionScopedDeletes)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_FileScopedDeletes)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_DeletionVectors)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+
+// P3 as Java's DeleteFileIndexBenchmark measures it: the data files are already in memory; time
+// reading the delete manifests into the index plus one lookup per data file (2 threads).
+struct LoadedDataFiles {
+  std::vector<DataFile> files;
+  std::vector<int64_t> seqs;
+  std::vector<ManifestFile> delete_manifests;
+};
+
+const LoadedDataFiles& p3_data_files(int kind) {
+  static std::map<int, LoadedDataFiles> loaded;
+  auto it = loaded.find(kind);
+  if (it != loaded.end()) return it->second;
+  const GeneratedTable& t = p3(kind);
+  LoadedDataFiles l;
+  auto manifests = snapshot_manifests(*t.io, *t.metadata, *t.metadata->current_snapshot());
+  if (!manifests.ok()) std::abort();
+  ManifestReadOptions o;
+  o.read_stats = false;
+  o.include_deleted = false;
+  for (const auto& m : *manifests) {
+    if (m.content != ManifestContent::kData) {
+      l.delete_manifests.push_back(m);
+      continue;
+    }
+    auto r = ManifestReader::open(*t.io, m, t.metadata.get(), o);
+    if (!r.ok()) std::abort();
+    Status s = (*r)->for_each([&](const ManifestEntry& e) {
+      l.files.push_back(e.data_file);
+      l.seqs.push_back(e.sequence_number.value_or(0));
+      return true;
+    });
+    if (!s.ok()) std::abort();
+  }
+  return loaded.emplace(kind, std::move(l)).first->second;
+}
+
+void run_index(benchmark::State& state, int kind) {
+  const GeneratedTable& t = p3(kind);
+  const LoadedDataFiles& data = p3_data_files(kind);
+  ManifestReadOptions o;
+  o.include_deleted = false;
+  o.read_stats = true;
+  o.stats_columns = {2147483546};  // position deletes' file_path bounds only
+  int64_t refs = 0, indexed = 0;
+  for (auto _ : state) {
+    ThreadPool pool(static_cast<int>(state.range(0)));
+    DeleteFileIndex index;
+    std::vector<DeleteManifest> sources;
+    for (const auto& m : data.delete_manifests) sources.push_back({&m, false});
+    Status s = read_delete_manifests(*t.io, *t.metadata, sources, o, false, pool, {}, &index,
+                                     nullptr, nullptr);
+    if (!s.ok()) {
+      state.SkipWithError(s.to_string().c_str());
+      return;
+    }
+    constexpr size_t kBatch = 8192;
+    std::atomic<int64_t> total{0};
+    s = pool.parallel_for((data.files.size() + kBatch - 1) / kBatch, [&](size_t b) {
+      auto cache = DeleteFileIndex::make_cache();
+      int64_t n = 0;
+      for (size_t i = b * kBatch; i < std::min(data.files.size(), (b + 1) * kBatch); ++i) {
+        n += static_cast<int64_t>(
+            index.for_data_file(data.files[i], data.seqs[i], cache.get()).size());
+      }
+      total += n;
+      return Status::OK();
+    });
+    refs = total.load();
+    indexed = static_cast<int64_t>(index.size());
+  }
+  state.counters["data_files"] = static_cast<double>(data.files.size());
+  state.counters["delete_files"] = static_cast<double>(indexed);
+  state.counters["delete_refs"] = static_cast<double>(refs);
+}
+
+void BM_P3_Index_PartitionScoped(benchmark::State& state) { run_index(state, 0); }
+void BM_P3_Index_FileScoped(benchmark::State& state) { run_index(state, 1); }
+void BM_P3_Index_DeletionVectors(benchmark::State& state) { run_index(state, 2); }
+BENCHMARK(BM_P3_Index_PartitionScoped)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_Index_FileScoped)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P3_Index_DeletionVectors)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // P4: PlanningBenchmark parity: 30 partitions x 50,001 files, a 23-column schema with stats on
 // every column, and partition-scoped position deletes (one per partition).
@@ -290,9 +420,21 @@ void BM_P4_MinMax(benchmark::State& state) { run_plan(state, p4(), "c15 < 1000")
 void BM_P4_PartitionAndMinMax(benchmark::State& state) {
   run_plan(state, p4(), "part = 7 AND c15 < 1000");
 }
-BENCHMARK(BM_P4_NoFilter)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P4_MinMax)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(BM_P4_PartitionAndMinMax)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P4_NoFilter)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P4_MinMax)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+BENCHMARK(BM_P4_PartitionAndMinMax)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 // P5: many tiny manifests (a never-compacted streaming table).
 const GeneratedTable& p5() {
@@ -311,7 +453,12 @@ const GeneratedTable& p5() {
 }
 
 void BM_P5_TinyManifests(benchmark::State& state) { run_plan(state, p5(), ""); }
-BENCHMARK(BM_P5_TinyManifests)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_P5_TinyManifests)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace floe

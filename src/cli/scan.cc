@@ -117,8 +117,8 @@ Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostre
   }
   scan_options.threads = cmd.threads;
   TableScan scan = FLOE_TRY(TableScan::make(table.io, table.metadata, scan_options));
-  std::vector<CombinedScanTask> tasks = FLOE_TRY(scan.plan_tasks());
   if (cmd.explain) {
+    FLOE_TRY(scan.plan_tasks([](CombinedScanTask&&) { return true; }));
     if (options.output_format() == OutputFormat::kJson) {
       out << report_json(scan.report()).dump() << "\n";
     } else {

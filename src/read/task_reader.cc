@@ -474,29 +474,39 @@ Result<ReadSummary> read_scan(TableScan& scan, FileIOPtr io,
     }
     projection.push_back(f->id);
   }
-  std::vector<CombinedScanTask> combined = FLOE_TRY(scan.plan_tasks());
-  std::vector<const FileScanTask*> tasks;
-  for (const auto& c : combined) {
-    for (const auto& t : c.tasks) tasks.push_back(&t);
-  }
   ScanReader reader(std::move(io), std::move(table), scan.schema(), projection);
-  // Tasks are read in parallel in windows; batches are delivered in task order, so the output is
-  // deterministic and memory stays bounded by one window.
+  // Planning streams combined tasks; they are read in parallel in windows and their batches
+  // delivered in task order, so the output is deterministic and memory stays bounded by one
+  // window (planning itself is bounded by ScanOptions::max_buffered_tasks).
   ThreadPool pool(threads);
   const size_t window = static_cast<size_t>(std::max(1, pool.size())) * 2;
-  for (size_t begin = 0; begin < tasks.size(); begin += window) {
-    size_t end = std::min(tasks.size(), begin + window);
-    std::vector<std::vector<ColumnBatch>> results(end - begin);
-    FLOE_TRY(pool.parallel_for(end - begin, [&](size_t i) {
-      return reader.read(*tasks[begin + i], [&](ColumnBatch&& b) {
+  std::vector<CombinedScanTask> pending;
+  std::vector<const FileScanTask*> tasks;
+  Status read_status;
+  auto read_window = [&]() -> Status {
+    std::vector<std::vector<ColumnBatch>> results(tasks.size());
+    FLOE_TRY(pool.parallel_for(tasks.size(), [&](size_t i) {
+      return reader.read(*tasks[i], [&](ColumnBatch&& b) {
         results[i].push_back(std::move(b));
         return Status::OK();
       });
     }));
+    tasks.clear();
+    pending.clear();
     for (auto& batches : results) {
       for (auto& b : batches) FLOE_TRY(sink(std::move(b)));
     }
-  }
+    return Status::OK();
+  };
+  FLOE_TRY(scan.plan_tasks([&](CombinedScanTask&& c) {
+    pending.push_back(std::move(c));
+    for (const auto& t : pending.back().tasks) tasks.push_back(&t);
+    if (tasks.size() < window) return true;
+    read_status = read_window();
+    return read_status.ok();
+  }));
+  FLOE_TRY(read_status);
+  FLOE_TRY(read_window());
   const ReadStats& s = reader.stats();
   ReadSummary out;
   out.files = s.files;

@@ -3,13 +3,28 @@
 //   deletion vector      referenced_data_file == path, data seq <= dv seq; beats position files
 //   position deletes     data seq <= delete seq, same spec + partition, or scoped to the path
 //   equality deletes     data seq <  delete seq, same spec + partition, or global (unpartitioned)
+//
+// Built for millions of deletes (workload P3): path-scoped deletes (DVs, file-scoped position
+// files) live in one flat open-addressing table keyed by path views into the delete files
+// themselves, so adding one costs no allocation; partition-scoped deletes are grouped by
+// (spec, partition) and sorted by sequence number. Lookups return shared DeleteFileLists: every
+// data file of one partition and sequence number gets the same list, and each DV its own
+// prebuilt one-element list, so attaching deletes to a task is one reference-count increment.
 #pragma once
 
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
+#include "floe/manifest/manifest_reader.h"
 #include "floe/scan/table_scan.h"
+#include "floe/util/thread_pool.h"
 
 namespace floe {
 
@@ -20,27 +35,118 @@ std::string partition_key(int32_t spec_id, const std::vector<Literal>& values);
 // manifests and Spark's delete files spell one file). Used by the delete index and by the reader
 // for the file_path column of position-delete files.
 std::string normalize_file_path(std::string_view path);
+// The same key as a view into `path` (normalizing only ever drops a prefix).
+std::string_view normalized_path_view(std::string_view path);
+
+// Delete files and the data files of tasks are allocated in chunks that their shared_ptrs share
+// (aliasing), so planning millions of files costs no allocation per file for the object and its
+// control block. A chunk lives as long as any of its files.
+template <typename T>
+class ChunkArena {
+ public:
+  explicit ChunkArena(size_t chunk) : chunk_size_(chunk) {}
+  T* next(std::shared_ptr<const T>* ptr) {
+    if (!chunk_ || chunk_->size() == chunk_->capacity()) {
+      chunk_ = std::make_shared<std::vector<T>>();
+      chunk_->reserve(chunk_size_);
+    }
+    T* item = &chunk_->emplace_back();
+    *ptr = std::shared_ptr<const T>(chunk_, item);
+    return item;
+  }
+
+ private:
+  size_t chunk_size_;
+  std::shared_ptr<std::vector<T>> chunk_;
+};
+
+// A copy of a file's description without the column metrics (for delete files, keeping the
+// file_path bounds the delete index reads).
+void copy_file_without_stats(const DataFile& from, DataFile* to, bool keep_delete_path_bounds);
 
 class DeleteFileIndex {
  public:
+  DeleteFileIndex();
+  ~DeleteFileIndex();
+  DeleteFileIndex(const DeleteFileIndex&) = delete;
+  DeleteFileIndex& operator=(const DeleteFileIndex&) = delete;
+
   // `unpartitioned_spec`: the delete's spec has no partition fields (global equality deletes).
   void add(DeleteFilePtr file, bool unpartitioned_spec);
-  // Sorts by sequence number; call once after the last add().
+  // Sorts by sequence number and builds the path table; call once after the last add().
   void finish();
 
-  // The delete files that apply to a data file with data sequence number `data_seq`.
-  std::vector<DeleteFilePtr> for_data_file(const DataFile& file, int64_t data_seq) const;
+  // Per-thread memo of the last partition looked up and of combined lists; pass one per worker
+  // to for_data_file so that data files of one partition share their list.
+  struct List;  // a shared list with the ordinals of its files (for matched_files)
+  struct LookupCache {
+    bool valid = false;
+    int32_t spec_id = 0;
+    std::vector<Literal> partition;
+    int64_t seq = 0;
+    // Partition-scoped lists for (spec, partition, seq): all of them, and without position
+    // deletes (for files with a DV).
+    std::shared_ptr<List> all, without_positions;
+  };
+  static std::unique_ptr<LookupCache> make_cache() { return std::make_unique<LookupCache>(); }
 
-  size_t size() const { return count_; }
+  // The delete files that apply to a data file with data sequence number `data_seq`, in
+  // sequence-number order. Thread-safe after finish() (each thread with its own cache).
+  DeleteFileList for_data_file(const DataFile& file, int64_t data_seq,
+                               LookupCache* cache = nullptr) const;
+
+  size_t size() const { return entries_.size(); }
+  // Distinct delete files returned by for_data_file so far.
+  int64_t matched_files() const;
+
+  struct Entry {
+    DeleteFilePtr file;
+    int64_t seq = 0;
+    uint32_t ordinal = 0;
+  };
 
  private:
-  using Bucket = std::vector<DeleteFilePtr>;  // sorted by data sequence number
-  std::unordered_map<std::string, Bucket> dvs_by_path_;
-  std::unordered_map<std::string, Bucket> positions_by_path_;
-  std::unordered_map<std::string, Bucket> positions_by_partition_;
-  std::unordered_map<std::string, Bucket> equality_by_partition_;
-  Bucket global_equality_;
-  size_t count_ = 0;
+  struct Partitioned {
+    std::vector<Entry> entries;  // sorted by sequence number
+    // Suffix lists by start index, made on first use (guarded by mu).
+    mutable std::vector<std::shared_ptr<List>> suffixes;
+    mutable std::unique_ptr<std::mutex> mu;
+  };
+  struct PathEntry {
+    std::string_view path;  // normalized; points into the delete file's referenced path
+    uint64_t hash = 0;
+    Entry entry;
+    uint32_t next = 0;  // next entry with the same path, +1 (0 = none)
+    bool dv = false;
+  };
+
+  std::shared_ptr<List> suffix(const Partitioned& p, int64_t seq, bool strict) const;
+  void mark(const List& list) const;
+  void mark(uint32_t ordinal) const { matched_[ordinal].store(1, std::memory_order_relaxed); }
+
+  std::vector<Entry> entries_;  // every delete file (ordinal = index)
+  std::vector<PathEntry> by_path_;
+  std::vector<uint32_t> slots_;  // open addressing over by_path_: index + 1, 0 = empty
+  std::unordered_map<std::string, Partitioned> positions_by_partition_;
+  std::unordered_map<std::string, Partitioned> equality_by_partition_;
+  Partitioned global_equality_;
+  std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };
+
+// A delete manifest to index, and whether its spec is unpartitioned (its equality deletes are
+// then global).
+struct DeleteManifest {
+  const ManifestFile* manifest = nullptr;
+  bool unpartitioned = false;
+};
+
+// Reads delete manifests in parallel on `pool` into `index` and finishes it (planning's first
+// stage). `keep` (may be empty) prunes entries by partition and metrics; the counters (may be
+// null) receive the live delete files seen and skipped.
+Status read_delete_manifests(FileIO& io, const TableMetadata& table,
+                             const std::vector<DeleteManifest>& manifests,
+                             const ManifestReadOptions& options, bool keep_stats, ThreadPool& pool,
+                             const std::function<bool(const ManifestFile&, const DataFile&)>& keep,
+                             DeleteFileIndex* index, int64_t* total_files, int64_t* skipped_files);
 
 }  // namespace floe

@@ -1,11 +1,14 @@
 #include "floe/scan/table_scan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <deque>
 #include <map>
 #include <mutex>
 #include <set>
+#include <thread>
 #include <unordered_map>
 
 #include "floe/manifest/manifest_reader.h"
@@ -109,13 +112,143 @@ Result<TableScan> TableScan::make(FileIOPtr io, std::shared_ptr<const TableMetad
   return scan;
 }
 
-Result<std::vector<FileScanTask>> TableScan::plan_files() {
+namespace {
+
+constexpr int32_t kDeleteFilePathId = 2147483546;  // file_path of position-delete files
+
+// The ordered, bounded hand-over from the manifest readers to the consumer. Data manifest i's
+// tasks arrive in chunks; the consumer takes manifest 0's chunks, then manifest 1's, ... so the
+// stream keeps manifest order whatever the thread timing. Readers wait while the queue is full
+// (except for the manifest the consumer is waiting on, which must always progress) and do not
+// start a manifest more than `window` ahead of the consumer.
+class TaskQueue {
+ public:
+  static constexpr size_t kChunk = 128;
+
+  TaskQueue(int64_t capacity, size_t window) : capacity_(capacity), window_(window) {}
+
+  // Waits until manifest i may start; false once the scan stopped.
+  bool begin(size_t i) {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return stopped_ || i < head_ + window_; });
+    return !stopped_;
+  }
+  bool push(size_t i, std::vector<FileScanTask>&& chunk) {
+    // Held from now until the consumer has handed them over.
+    peak_update(held_.fetch_add(static_cast<int64_t>(chunk.size())) +
+                static_cast<int64_t>(chunk.size()));
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] {
+      return stopped_ || queued_ + static_cast<int64_t>(chunk.size()) <= capacity_ ||
+             (i == head_ && slots_[i].queued < static_cast<int64_t>(2 * kChunk));
+    });
+    if (stopped_) return false;
+    Slot& slot = slots_[i];
+    slot.queued += static_cast<int64_t>(chunk.size());
+    queued_ += static_cast<int64_t>(chunk.size());
+    slot.chunks.push_back(std::move(chunk));
+    cv_.notify_all();
+    return true;
+  }
+  void done(size_t i) {
+    std::lock_guard lock(mu_);
+    slots_[i].done = true;
+    cv_.notify_all();
+  }
+  void fail(Status s) {
+    std::lock_guard lock(mu_);
+    if (error_.ok()) error_ = std::move(s);
+    stopped_ = true;
+    cv_.notify_all();
+  }
+  void stop() {
+    std::lock_guard lock(mu_);
+    stopped_ = true;
+    cv_.notify_all();
+  }
+  // The next chunk of the manifest at the head, moving on over finished manifests; false when
+  // all `n` manifests are consumed or the scan stopped.
+  bool pop(size_t n, std::vector<FileScanTask>* out) {
+    std::unique_lock lock(mu_);
+    while (true) {
+      if (stopped_ || head_ >= n) return false;
+      Slot& slot = slots_[head_];
+      if (!slot.chunks.empty()) {
+        *out = std::move(slot.chunks.front());
+        slot.chunks.pop_front();
+        slot.queued -= static_cast<int64_t>(out->size());
+        queued_ -= static_cast<int64_t>(out->size());
+        cv_.notify_all();
+        return true;
+      }
+      if (slot.done) {
+        slots_.erase(head_);
+        ++head_;
+        cv_.notify_all();
+        continue;
+      }
+      cv_.wait(lock);
+    }
+  }
+  // The consumer handed `n` tasks over.
+  void released(int64_t n) { held_.fetch_sub(n); }
+  Status error() {
+    std::lock_guard lock(mu_);
+    return error_;
+  }
+  int64_t peak() const { return peak_.load(); }
+
+ private:
+  struct Slot {
+    std::deque<std::vector<FileScanTask>> chunks;
+    int64_t queued = 0;
+    bool done = false;
+  };
+  void peak_update(int64_t v) {
+    int64_t p = peak_.load(std::memory_order_relaxed);
+    while (v > p && !peak_.compare_exchange_weak(p, v)) {
+    }
+  }
+
+  const int64_t capacity_;
+  const size_t window_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<size_t, Slot> slots_;
+  size_t head_ = 0;
+  int64_t queued_ = 0;
+  bool stopped_ = false;
+  Status error_;
+  std::atomic<int64_t> held_{0};
+  std::atomic<int64_t> peak_{0};
+};
+
+}  // namespace
+
+Status TableScan::plan_files(const FileTaskSink& sink) {
   auto started = std::chrono::steady_clock::now();
   IoCounters::Snapshot io_before = io_->counters().snapshot();
   ScanReport& r = report_;
-  r = ScanReport{r.snapshot_id, r.schema_id, r.filter};
-  std::vector<FileScanTask> result;
-  if (!snapshot_) return result;
+  {
+    ScanReport fresh;
+    fresh.snapshot_id = r.snapshot_id;
+    fresh.schema_id = r.schema_id;
+    fresh.filter = r.filter;
+    r = std::move(fresh);
+  }
+  auto finish_report = [&] {
+    IoCounters::Snapshot io_after = io_->counters().snapshot();
+    r.io_requests = (io_after.read_requests - io_before.read_requests) +
+                    (io_after.metadata_requests - io_before.metadata_requests);
+    r.io_bytes = io_after.bytes_read - io_before.bytes_read;
+    r.planning_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+  };
+  if (!snapshot_) {
+    finish_report();
+    return Status::OK();
+  }
 
   const TableMetadata& table = *table_;
   std::vector<ManifestFile> manifests = FLOE_TRY(snapshot_manifests(*io_, table, *snapshot_));
@@ -145,14 +278,18 @@ Result<std::vector<FileScanTask>> TableScan::plan_files() {
   }
   InclusiveMetricsEvaluator metrics(filter_);
 
+  // Projections: data manifests decode only the metrics the filter reads (none without a
+  // filter); delete manifests add the file_path bounds of position deletes.
   ManifestReadOptions read_options;
   read_options.include_deleted = false;
   std::vector<int32_t> filter_ids = referenced_field_ids(filter_);
-  read_options.read_stats = !filter_ids.empty();
-  read_options.stats_columns = filter_ids;
+  const bool keep_stats = options_.include_column_stats;
+  read_options.read_stats = keep_stats || !filter_ids.empty();
+  if (!keep_stats) read_options.stats_columns = filter_ids;
   ManifestReadOptions delete_read_options = read_options;
   delete_read_options.read_stats = true;
-  delete_read_options.stats_columns.push_back(2147483546);  // position deletes' file_path
+  delete_read_options.stats_columns = filter_ids;
+  delete_read_options.stats_columns.push_back(kDeleteFilePathId);
   std::sort(delete_read_options.stats_columns.begin(), delete_read_options.stats_columns.end());
 
   ThreadPool pool(options_.threads);
@@ -170,38 +307,18 @@ Result<std::vector<FileScanTask>> TableScan::plan_files() {
   }
   r.scanned_delete_manifests = static_cast<int64_t>(scan_deletes.size());
   DeleteFileIndex index;
-  FLOE_TRY(pool.parallel_for(scan_deletes.size(), [&](size_t i) -> Status {
-    const ManifestFile& m = *scan_deletes[i];
-    const SpecContext& ctx = specs.at(m.partition_spec_id);
-    auto reader = FLOE_TRY(ManifestReader::open(*io_, m, &table, delete_read_options));
-    std::vector<DeleteFilePtr> kept;
-    int64_t total = 0, skipped = 0;
-    FLOE_TRY(reader->for_each([&](const ManifestEntry& e) {
-      if (!e.is_live() || e.data_file.content == FileContent::kData) return true;
-      ++total;
-      if (!partition_might_match(ctx, e.data_file) || !metrics.might_match(e.data_file)) {
-        ++skipped;
-        return true;
-      }
-      auto d = std::make_shared<DeleteFile>();
-      d->file = e.data_file;
-      d->data_sequence_number = e.sequence_number.value_or(0);
-      d->file_sequence_number = e.file_sequence_number.value_or(0);
-      kept.push_back(std::move(d));
-      return true;
-    }));
-    std::lock_guard lock(mu);
-    r.total_delete_files += total;
-    r.skipped_delete_files += skipped;
-    for (auto& d : kept) {
-      bool global = d->file.content == FileContent::kEqualityDeletes && ctx.unpartitioned;
-      index.add(std::move(d), global);
-    }
-    return Status::OK();
-  }));
-  index.finish();
+  std::vector<DeleteManifest> delete_sources;
+  for (const ManifestFile* m : scan_deletes) {
+    delete_sources.push_back({m, specs.at(m->partition_spec_id).unpartitioned});
+  }
+  FLOE_TRY(read_delete_manifests(
+      *io_, table, delete_sources, delete_read_options, keep_stats, pool,
+      [&](const ManifestFile& m, const DataFile& f) {
+        return partition_might_match(specs.at(m.partition_spec_id), f) && metrics.might_match(f);
+      },
+      &index, &r.total_delete_files, &r.skipped_delete_files));
 
-  // Data manifests.
+  // Data manifests, streamed in manifest order through a bounded queue.
   std::vector<const ManifestFile*> scan_data;
   for (const ManifestFile* m : data_manifests) {
     if (!manifest_has_live_files(*m) ||
@@ -212,17 +329,29 @@ Result<std::vector<FileScanTask>> TableScan::plan_files() {
     }
   }
   r.scanned_data_manifests = static_cast<int64_t>(scan_data.size());
-  std::vector<std::vector<FileScanTask>> per_manifest(scan_data.size());
-  std::set<const DeleteFile*> matched;
   std::set<std::string> residual_texts;
-  FLOE_TRY(pool.parallel_for(scan_data.size(), [&](size_t i) -> Status {
+  const bool no_filter = filter_->op() == Operation::kTrue;
+  const int64_t capacity = options_.max_buffered_tasks > 0
+                               ? options_.max_buffered_tasks
+                               : 4096 * static_cast<int64_t>(pool.size());
+  TaskQueue queue(std::max<int64_t>(capacity, TaskQueue::kChunk),
+                  static_cast<size_t>(pool.size()) * 2);
+
+  auto read_manifest = [&](size_t i) -> Status {
+    if (!queue.begin(i)) return make_error(ErrorKind::kCancelled, "planning stopped");
     const ManifestFile& m = *scan_data[i];
     const SpecContext& ctx = specs.at(m.partition_spec_id);
     auto reader = FLOE_TRY(ManifestReader::open(*io_, m, &table, read_options));
-    std::vector<FileScanTask>& out = per_manifest[i];
-    int64_t total = 0, skipped = 0, refs = 0;
-    std::set<const DeleteFile*> local_matched;
+    int64_t total = 0, skipped = 0, refs = 0, planned = 0;
+    auto delete_cache = DeleteFileIndex::make_cache();
     std::unordered_map<std::string, ExprPtr> residual_cache;
+    const std::vector<Literal>* last_partition = nullptr;
+    std::vector<Literal> last_partition_copy;
+    ExprPtr last_residual;
+    std::vector<FileScanTask> chunk;
+    chunk.reserve(TaskQueue::kChunk);
+    ChunkArena<DataFile> files(64);
+    bool stopped = false;
     FLOE_TRY(reader->for_each([&](const ManifestEntry& e) {
       if (!e.is_live() || e.data_file.content != FileContent::kData) return true;
       ++total;
@@ -232,76 +361,160 @@ Result<std::vector<FileScanTask>> TableScan::plan_files() {
         return true;
       }
       FileScanTask task;
-      task.file = std::make_shared<const DataFile>(f);
+      DataFile* copy = files.next(&task.file);
+      if (keep_stats) {
+        *copy = f;
+      } else {
+        copy_file_without_stats(f, copy, false);
+      }
       task.data_sequence_number = e.sequence_number.value_or(0);
       task.start = 0;
       task.length = f.file_size_in_bytes;
-      task.deletes = index.for_data_file(f, task.data_sequence_number);
+      task.deletes = index.for_data_file(f, task.data_sequence_number, delete_cache.get());
       refs += static_cast<int64_t>(task.deletes.size());
-      for (const auto& d : task.deletes) local_matched.insert(d.get());
-      if (filter_->op() == Operation::kTrue) {
+      if (no_filter) {
         task.residual = filter_;
       } else {
-        std::string key = partition_key(f.spec_id, f.partition);
-        auto it = residual_cache.find(key);
-        if (it == residual_cache.end()) {
-          it = residual_cache.emplace(key, ctx.residuals->residual_for(f.partition)).first;
+        // Files of one manifest mostly share a partition: try the last one before hashing.
+        if (!last_partition || last_partition_copy != f.partition) {
+          std::string key = partition_key(f.spec_id, f.partition);
+          auto it = residual_cache.find(key);
+          if (it == residual_cache.end()) {
+            it = residual_cache.emplace(key, ctx.residuals->residual_for(f.partition)).first;
+          }
+          last_residual = it->second;
+          last_partition_copy = f.partition;
+          last_partition = &last_partition_copy;
         }
-        task.residual = it->second;
+        task.residual = last_residual;
       }
-      out.push_back(std::move(task));
+      ++planned;
+      chunk.push_back(std::move(task));
+      if (chunk.size() == TaskQueue::kChunk) {
+        if (!queue.push(i, std::move(chunk))) {
+          stopped = true;
+          return false;
+        }
+        chunk.clear();
+        chunk.reserve(TaskQueue::kChunk);
+      }
       return true;
     }));
+    if (stopped) return make_error(ErrorKind::kCancelled, "planning stopped");
+    if (!chunk.empty() && !queue.push(i, std::move(chunk))) {
+      return make_error(ErrorKind::kCancelled, "planning stopped");
+    }
+    queue.done(i);
     std::lock_guard lock(mu);
     r.total_data_files += total;
     r.skipped_data_files += skipped;
+    r.scanned_data_files += planned;
     r.matched_delete_refs += refs;
-    matched.insert(local_matched.begin(), local_matched.end());
     for (const auto& [_, res] : residual_cache) residual_texts.insert(res->to_string());
     return Status::OK();
-  }));
+  };
 
-  for (auto& v : per_manifest) {
-    for (auto& t : v) result.push_back(std::move(t));
+  // Readers run on the pool, driven from a helper thread; this thread consumes.
+  Status producers;
+  std::thread driver([&] {
+    Status s = pool.parallel_for(scan_data.size(), [&](size_t i) -> Status {
+      Status st = read_manifest(i);
+      if (!st.ok() && st.kind() != ErrorKind::kCancelled) queue.fail(st);
+      return st;
+    });
+    producers = std::move(s);
+  });
+  bool consumer_stopped = false;
+  std::vector<FileScanTask> chunk;
+  while (queue.pop(scan_data.size(), &chunk)) {
+    int64_t n = static_cast<int64_t>(chunk.size());
+    for (auto& t : chunk) {
+      if (!consumer_stopped && !sink(std::move(t))) consumer_stopped = true;
+    }
+    chunk.clear();
+    queue.released(n);
+    if (consumer_stopped) {
+      queue.stop();
+      break;
+    }
   }
-  if (filter_->op() == Operation::kTrue && !result.empty()) residual_texts.insert("true");
-  r.scanned_data_files = static_cast<int64_t>(result.size());
-  r.matched_delete_files = static_cast<int64_t>(matched.size());
+  driver.join();
+  FLOE_TRY(queue.error());
+  if (!consumer_stopped && !producers.ok() && producers.kind() != ErrorKind::kCancelled) {
+    return producers;
+  }
+
+  if (no_filter && r.scanned_data_files > 0) residual_texts.insert("true");
+  r.matched_delete_files = index.matched_files();
   r.residuals.assign(residual_texts.begin(), residual_texts.end());
-  IoCounters::Snapshot io_after = io_->counters().snapshot();
-  r.io_requests = (io_after.read_requests - io_before.read_requests) +
-                  (io_after.metadata_requests - io_before.metadata_requests);
-  r.io_bytes = io_after.bytes_read - io_before.bytes_read;
-  r.planning_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  r.peak_buffered_tasks = queue.peak();
+  finish_report();
+  return Status::OK();
+}
+
+Result<std::vector<FileScanTask>> TableScan::plan_files() {
+  std::vector<FileScanTask> result;
+  FLOE_TRY(plan_files([&](FileScanTask&& t) {
+    result.push_back(std::move(t));
+    return true;
+  }));
   return result;
 }
 
-Result<std::vector<CombinedScanTask>> TableScan::plan_tasks() {
-  auto started = std::chrono::steady_clock::now();
-  std::vector<FileScanTask> files = FLOE_TRY(plan_files());
+TableScan::SplitSettings TableScan::split_settings() const {
   const TableMetadata& t = *table_;
-  int64_t target = options_.split_target_size > 0
-                       ? options_.split_target_size
-                       : int_property(t, "read.split.target-size", 134217728);
-  int64_t open_cost = options_.split_open_file_cost >= 0
-                          ? options_.split_open_file_cost
-                          : int_property(t, "read.split.open-file-cost", 4194304);
+  SplitSettings s;
+  s.target = options_.split_target_size > 0 ? options_.split_target_size
+                                            : int_property(t, "read.split.target-size", 134217728);
+  s.open_cost = options_.split_open_file_cost >= 0
+                    ? options_.split_open_file_cost
+                    : int_property(t, "read.split.open-file-cost", 4194304);
   int lookback = options_.split_lookback > 0
                      ? options_.split_lookback
                      : static_cast<int>(int_property(t, "read.split.planning-lookback", 10));
-  std::vector<FileScanTask> splits;
-  for (const auto& f : files) {
-    for (auto& s : split_file_task(f, target)) splits.push_back(std::move(s));
-  }
-  std::vector<CombinedScanTask> tasks =
-      bin_pack_tasks(std::move(splits), target, open_cost, std::max(1, lookback));
-  report_.tasks = static_cast<int64_t>(tasks.size());
-  report_.task_bytes = 0;
-  for (const auto& c : tasks) report_.task_bytes += c.total_bytes;
+  s.lookback = std::max(1, lookback);
+  return s;
+}
+
+Status TableScan::plan_tasks(const CombinedTaskSink& sink) {
+  auto started = std::chrono::steady_clock::now();
+  SplitSettings settings = split_settings();
+  int64_t tasks = 0, bytes = 0;
+  BinPacker packer(settings.target, settings.open_cost, settings.lookback,
+                   [&](CombinedScanTask&& c) {
+                     ++tasks;
+                     bytes += c.total_bytes;
+                     return sink(std::move(c));
+                   });
+  bool stopped = false;
+  FLOE_TRY(plan_files([&](FileScanTask&& f) {
+    if (f.file->split_offsets && f.file->file_size_in_bytes > settings.target) {
+      for (auto& s : split_file_task(f, settings.target)) {
+        if (!packer.add(std::move(s))) {
+          stopped = true;
+          return false;
+        }
+      }
+      return true;
+    }
+    if (!packer.add(std::move(f))) stopped = true;
+    return !stopped;
+  }));
+  if (!stopped) packer.finish();
+  report_.tasks = tasks;
+  report_.task_bytes = bytes;
   report_.planning_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
-  return tasks;
+  return Status::OK();
+}
+
+Result<std::vector<CombinedScanTask>> TableScan::plan_tasks() {
+  std::vector<CombinedScanTask> result;
+  FLOE_TRY(plan_tasks([&](CombinedScanTask&& t) {
+    result.push_back(std::move(t));
+    return true;
+  }));
+  return result;
 }
 
 std::vector<FileScanTask> split_file_task(const FileScanTask& task, int64_t target_size) {
@@ -338,41 +551,64 @@ std::vector<FileScanTask> split_file_task(const FileScanTask& task, int64_t targ
   return out;
 }
 
+BinPacker::BinPacker(int64_t target_size, int64_t open_file_cost, int lookback,
+                     std::function<bool(CombinedScanTask&&)> sink)
+    : target_(target_size),
+      open_cost_(open_file_cost),
+      lookback_(static_cast<size_t>(std::max(1, lookback))),
+      sink_(std::move(sink)) {}
+
+bool BinPacker::add(FileScanTask t) {
+  int64_t weight = std::max(t.length, open_cost_);
+  for (size_t b = 0; b < open_.size(); ++b) {
+    if (weights_[b] + weight <= target_) {
+      weights_[b] += weight;
+      open_[b].total_bytes += t.length;
+      open_[b].tasks.push_back(std::move(t));
+      return true;
+    }
+  }
+  bool more = true;
+  if (open_.size() >= lookback_) {
+    // Close the largest open bin (Java's PackingIterable).
+    size_t largest = 0;
+    for (size_t b = 1; b < open_.size(); ++b) {
+      if (weights_[b] > weights_[largest]) largest = b;
+    }
+    CombinedScanTask closed = std::move(open_[largest]);
+    open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(largest));
+    weights_.erase(weights_.begin() + static_cast<std::ptrdiff_t>(largest));
+    more = sink_(std::move(closed));
+  }
+  CombinedScanTask bin;
+  bin.total_bytes = t.length;
+  bin.tasks.push_back(std::move(t));
+  open_.push_back(std::move(bin));
+  weights_.push_back(weight);
+  return more;
+}
+
+bool BinPacker::finish() {
+  bool more = true;
+  while (more && !open_.empty()) {
+    more = sink_(std::move(open_.front()));
+    open_.pop_front();
+    weights_.pop_front();
+  }
+  open_.clear();
+  weights_.clear();
+  return more;
+}
+
 std::vector<CombinedScanTask> bin_pack_tasks(std::vector<FileScanTask> tasks, int64_t target_size,
                                              int64_t open_file_cost, int lookback) {
   std::vector<CombinedScanTask> done;
-  std::deque<CombinedScanTask> open;
-  std::deque<int64_t> weights;
-  for (auto& t : tasks) {
-    int64_t weight = std::max(t.length, open_file_cost);
-    bool placed = false;
-    for (size_t b = 0; b < open.size(); ++b) {
-      if (weights[b] + weight <= target_size) {
-        weights[b] += weight;
-        open[b].total_bytes += t.length;
-        open[b].tasks.push_back(std::move(t));
-        placed = true;
-        break;
-      }
-    }
-    if (placed) continue;
-    if (static_cast<int>(open.size()) >= lookback) {
-      // Close the largest open bin (Java's PackingIterable).
-      size_t largest = 0;
-      for (size_t b = 1; b < open.size(); ++b) {
-        if (weights[b] > weights[largest]) largest = b;
-      }
-      done.push_back(std::move(open[largest]));
-      open.erase(open.begin() + static_cast<std::ptrdiff_t>(largest));
-      weights.erase(weights.begin() + static_cast<std::ptrdiff_t>(largest));
-    }
-    CombinedScanTask bin;
-    bin.total_bytes = t.length;
-    bin.tasks.push_back(std::move(t));
-    open.push_back(std::move(bin));
-    weights.push_back(weight);
-  }
-  for (auto& b : open) done.push_back(std::move(b));
+  BinPacker packer(target_size, open_file_cost, lookback, [&](CombinedScanTask&& c) {
+    done.push_back(std::move(c));
+    return true;
+  });
+  for (auto& t : tasks) packer.add(std::move(t));
+  packer.finish();
   return done;
 }
 

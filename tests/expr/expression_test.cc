@@ -185,6 +185,52 @@ TEST(ProjectionTest, PreEpochCompensation) {
   EXPECT_EQ(inclusive("d = '1969-12-31'", day_of_date), "d_day = 1969-12-31");
 }
 
+TEST(ProjectionTest, PreEpochCompensationEveryOperator) {
+  // iceberg-spec-notes §7: for a negative projected literal, inclusive < and <= use lit+1, =
+  // becomes IN (lit, lit+1), IN adds lit+1; strict > and >= use lit+1 when lit <= 0, != becomes
+  // NOT IN (lit, lit+1), NOT IN adds lit+1. Old writers rounded -1 us to hour 0, so a file of
+  // 23:xx on 1969-12-31 may sit in partition 0 or -1.
+  PartitionSpec hour = spec_of(3, Transform::hour(), "h");
+  // Inclusive.
+  EXPECT_EQ(inclusive("event_ts <= '1969-12-31T22:00:00'", hour), "h <= -1");  // t = -2
+  EXPECT_EQ(inclusive("event_ts < '1969-12-31T23:00:01'", hour), "h <= 0");    // t(v-1) = -1
+  EXPECT_EQ(inclusive("event_ts IN ('1969-12-31T23:30:00', '1970-01-01T01:00:00')", hour),
+            "h IN (-1, 1, 0)");
+  EXPECT_EQ(inclusive("event_ts >= '1969-12-31T22:00:00'", hour), "h >= -2");  // unchanged
+  EXPECT_EQ(inclusive("event_ts > '1969-12-31T21:59:59.999999'", hour), "h >= -2");
+  // Non-negative literals are left alone.
+  EXPECT_EQ(inclusive("event_ts = '1970-01-01T00:30:00'", hour), "h = 0");
+  EXPECT_EQ(inclusive("event_ts < '1970-01-01T05:00:00'", hour), "h <= 4");
+  // Strict.
+  EXPECT_EQ(strict("event_ts > '1969-12-31T22:00:00'", hour), "h > -1");   // t = -2
+  EXPECT_EQ(strict("event_ts >= '1969-12-31T22:00:00'", hour), "h > -2");  // t(v-1) = -3
+  EXPECT_EQ(strict("event_ts > '1970-01-01T00:30:00'", hour), "h > 1");    // t = 0: <= 0
+  EXPECT_EQ(strict("event_ts > '1970-01-01T05:30:00'", hour), "h > 5");    // positive: as is
+  EXPECT_EQ(strict("event_ts != '1969-12-31T23:00:00'", hour), "h NOT IN (-1, 0)");
+  EXPECT_EQ(strict("event_ts NOT IN ('1969-12-31T22:00:00', '1970-01-01T03:00:00')", hour),
+            "h NOT IN (-2, 3, -1)");
+  EXPECT_EQ(strict("event_ts < '1969-12-31T22:00:00'", hour), "h < -2");   // unchanged
+  EXPECT_EQ(strict("event_ts <= '1969-12-31T22:00:00'", hour), "h < -2");  // t(v+1) = -2
+  EXPECT_EQ(strict("event_ts != '1970-01-01T03:00:00'", hour), "h != 3");
+
+  // day, month and year of a timestamp are compensated too...
+  PartitionSpec day = spec_of(3, Transform::day(), "ts_day");
+  EXPECT_EQ(inclusive("event_ts = '1969-12-31T10:00:00'", day),
+            "ts_day IN (1969-12-31, 1970-01-01)");
+  EXPECT_EQ(strict("event_ts > '1969-12-30T10:00:00'", day), "ts_day > 1969-12-31");
+  PartitionSpec month = spec_of(3, Transform::month(), "ts_month");
+  EXPECT_EQ(inclusive("event_ts < '1969-11-01'", month), "ts_month <= -2");  // t(v-1) = -3
+  PartitionSpec year = spec_of(3, Transform::year(), "ts_year");
+  EXPECT_EQ(inclusive("event_ts = '1968-06-01T00:00:00'", year), "ts_year IN (-2, -1)");
+  // ...and so are month and year of a date; only day of a date is exact (a date is a day).
+  PartitionSpec d_month = spec_of(6, Transform::month(), "d_month");
+  EXPECT_EQ(inclusive("d = '1969-12-15'", d_month), "d_month IN (-1, 0)");
+  PartitionSpec d_day = spec_of(6, Transform::day(), "d_day");
+  EXPECT_EQ(inclusive("d < '1969-12-31'", d_day), "d_day <= 1969-12-30");
+  EXPECT_EQ(strict("d > '1969-12-30'", d_day), "d_day > 1969-12-30");
+  EXPECT_EQ(strict("d != '1969-12-30'", d_day), "d_day != 1969-12-30");
+}
+
 TEST(ProjectionTest, TruncateIntegersDecimalsAndStrings) {
   PartitionSpec n = spec_of(7, Transform::truncate(10), "n_trunc");
   EXPECT_EQ(inclusive("n < 10", n), "n_trunc <= 0");

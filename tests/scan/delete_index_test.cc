@@ -47,7 +47,7 @@ DeleteFilePtr dv(const std::string& puffin, const std::string& target, int64_t s
   return d;
 }
 
-std::vector<std::string> paths(const std::vector<DeleteFilePtr>& v) {
+std::vector<std::string> paths(const DeleteFileList& v) {
   std::vector<std::string> out;
   for (const auto& d : v) out.push_back(d->file.file_path);
   return out;

@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +35,12 @@ struct ScanOptions {
   int64_t split_target_size = -1;     // read.split.target-size (128 MB)
   int64_t split_open_file_cost = -1;  // read.split.open-file-cost (4 MB)
   int split_lookback = -1;            // read.split.planning-lookback (10)
+  // Keep column metrics (sizes, counts, bounds) in the tasks' DataFiles. Planning needs them
+  // only to prune; tasks are lighter without them (Java's includeColumnStats).
+  bool include_column_stats = false;
+  // Streaming: how many file tasks may wait between the manifest readers and the consumer
+  // (a bound on planning memory whatever the table size); 0 = 4096 per reader thread.
+  int64_t max_buffered_tasks = 0;
 };
 
 // A delete file as the scan sees it: the file and its sequence numbers.
@@ -43,6 +51,30 @@ struct DeleteFile {
 };
 using DeleteFilePtr = std::shared_ptr<const DeleteFile>;
 
+// The delete files of one task, in sequence-number order. Shared, not copied: the data files of
+// one partition and sequence number hold one list, and a file with a single delete (a DV, a
+// file-scoped position file) holds just that delete, so attaching deletes costs one reference
+// count whatever the number of delete files.
+class DeleteFileList {
+ public:
+  DeleteFileList() = default;
+  explicit DeleteFileList(DeleteFilePtr one) : one_(std::move(one)) {}
+  explicit DeleteFileList(std::shared_ptr<const std::vector<DeleteFilePtr>> many)
+      : many_(std::move(many)) {}
+  explicit DeleteFileList(std::vector<DeleteFilePtr> files)
+      : many_(std::make_shared<const std::vector<DeleteFilePtr>>(std::move(files))) {}
+
+  const DeleteFilePtr* begin() const { return many_ ? many_->data() : (one_ ? &one_ : nullptr); }
+  const DeleteFilePtr* end() const { return begin() + size(); }
+  size_t size() const { return many_ ? many_->size() : (one_ ? 1 : 0); }
+  bool empty() const { return size() == 0; }
+  const DeleteFilePtr& operator[](size_t i) const { return begin()[i]; }
+
+ private:
+  DeleteFilePtr one_;
+  std::shared_ptr<const std::vector<DeleteFilePtr>> many_;
+};
+
 // One data file (or a byte range of it) to read, with the deletes that apply and the filter
 // its rows still have to pass.
 struct FileScanTask {
@@ -50,7 +82,7 @@ struct FileScanTask {
   int64_t data_sequence_number = 0;
   int64_t start = 0;
   int64_t length = 0;
-  std::vector<DeleteFilePtr> deletes;
+  DeleteFileList deletes;
   ExprPtr residual;
 };
 
@@ -85,7 +117,16 @@ struct ScanReport {
   int64_t tasks = 0;
   int64_t task_bytes = 0;
   int threads = 1;
+  // Streaming instrumentation: the most file tasks ever held at once between the manifest
+  // readers and the consumer (queued or being handed over; each reader also fills one chunk
+  // of 128 before queueing it). Bounded by max_buffered_tasks plus a few chunks.
+  int64_t peak_buffered_tasks = 0;
 };
+
+// Consumers of streamed planning. Called on the thread that called plan_files/plan_tasks, in
+// manifest order; return false to stop planning early.
+using FileTaskSink = std::function<bool(FileScanTask&&)>;
+using CombinedTaskSink = std::function<bool(CombinedScanTask&&)>;
 
 class TableScan {
  public:
@@ -98,15 +139,29 @@ class TableScan {
   // The bound filter (always_true() when none was given).
   const ExprPtr& filter() const { return filter_; }
 
-  // One task per surviving data file, in manifest order.
+  // One task per surviving data file, in manifest order, streamed to `sink` as manifests are
+  // read: data manifests are read in parallel (ScanOptions::threads) into a bounded queue
+  // (ScanOptions::max_buffered_tasks), so memory does not grow with the table. Delete manifests
+  // are read completely first (the delete index must be whole before any data file is matched).
+  Status plan_files(const FileTaskSink& sink);
+  // Files split at their split offsets and bin-packed (read.split.* properties), streamed: a
+  // combined task is handed over when it leaves the planning-lookback window of open bins.
+  Status plan_tasks(const CombinedTaskSink& sink);
+
+  // The same, materialised.
   Result<std::vector<FileScanTask>> plan_files();
-  // Files split at their split offsets and bin-packed (read.split.* properties).
   Result<std::vector<CombinedScanTask>> plan_tasks();
 
   const ScanReport& report() const { return report_; }
 
  private:
   TableScan() = default;
+  struct SplitSettings {
+    int64_t target = 0;
+    int64_t open_cost = 0;
+    int lookback = 1;
+  };
+  SplitSettings split_settings() const;
 
   FileIOPtr io_;
   std::shared_ptr<const TableMetadata> table_;
@@ -123,5 +178,25 @@ std::vector<FileScanTask> split_file_task(const FileScanTask& task, int64_t targ
 // back over the last `lookback` open bins (Java's BinPacking.PackingIterable).
 std::vector<CombinedScanTask> bin_pack_tasks(std::vector<FileScanTask> tasks, int64_t target_size,
                                              int64_t open_file_cost, int lookback);
+
+// The streaming form of bin_pack_tasks: add() tasks one at a time; a bin is handed to the sink
+// when it is closed (the lookback window is full), and finish() flushes the open bins. Holds at
+// most `lookback` bins.
+class BinPacker {
+ public:
+  BinPacker(int64_t target_size, int64_t open_file_cost, int lookback,
+            std::function<bool(CombinedScanTask&&)> sink);
+  // False once the sink asked to stop.
+  bool add(FileScanTask task);
+  bool finish();
+
+ private:
+  int64_t target_;
+  int64_t open_cost_;
+  size_t lookback_;
+  std::function<bool(CombinedScanTask&&)> sink_;
+  std::deque<CombinedScanTask> open_;
+  std::deque<int64_t> weights_;
+};
 
 }  // namespace floe
