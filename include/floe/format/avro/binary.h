@@ -38,11 +38,34 @@ class Decoder {
 
   int64_t read_long() {
     // Fast path: a 1-byte varint.
-    if (pos_ < end_ && *pos_ < 0x80) {
-      uint64_t v = *pos_++;
-      return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
+    if (pos_ < end_ && *pos_ < 0x80) return unzigzag(*pos_++);
+    // Multi-byte varints (sizes, counts, snapshot ids) away from the end of the buffer: no
+    // bounds check per byte.
+    if (end_ - pos_ >= 10) {
+      const uint8_t* p = pos_;
+      uint64_t v = p[0] & 0x7f;
+      for (int i = 1; i < 10; ++i) {
+        uint64_t b = p[i];
+        // The 10th byte keeps only bit 63; higher bits are dropped as in read_long_slow().
+        v |= (b & 0x7f) << (7 * i);
+        if (b < 0x80) {
+          pos_ = p + i + 1;
+          return unzigzag(v);
+        }
+      }
+      pos_ = p + 10;
+      fail("varint longer than 10 bytes");
+      return 0;
     }
     return read_long_slow();
+  }
+  // Skips an int or long.
+  void skip_long() {
+    if (pos_ < end_ && *pos_ < 0x80) {
+      ++pos_;
+      return;
+    }
+    read_long();
   }
   int32_t read_int() {
     int64_t v = read_long();
@@ -121,6 +144,7 @@ class Decoder {
     return true;
   }
   int64_t read_long_slow();
+  static int64_t unzigzag(uint64_t v) { return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1)); }
 
   const uint8_t* begin_ = nullptr;
   const uint8_t* pos_ = nullptr;
