@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
@@ -790,13 +791,18 @@ namespace {
 // Stores metric number `n` of the entry, reusing the storage (and string capacity) of the
 // previous entry's.
 template <typename V>
-inline void put_metric(ColumnMetrics<V>* out, size_t n, int32_t key, std::string_view raw,
-                       int64_t value) {
+FLOE_AVRO_INLINE void put_metric(ColumnMetrics<V>* out, size_t n, int32_t key, std::string_view raw,
+                                 int64_t value) {
   if (n == out->size()) out->emplace_back();
   auto& slot = (*out)[n];
   slot.first = key;
   if constexpr (std::is_same_v<V, std::string>) {
-    slot.second.assign(raw);
+    // Bounds of a column usually keep their length from entry to entry: copy in place.
+    if (slot.second.size() == raw.size()) {
+      if (!raw.empty()) std::memcpy(slot.second.data(), raw.data(), raw.size());
+    } else {
+      slot.second.assign(raw);
+    }
   } else {
     slot.second = value;
   }
@@ -812,51 +818,59 @@ void ManifestReader::Impl::decode_metrics(Decoder& d, const Node* t, const Metri
   constexpr bool kBounds = std::is_same_v<V, std::string>;
   size_t n = 0;
   bool sorted = true;
+  int32_t last_key = INT32_MIN;
+  const bool keep = options.read_stats;
+  const bool all = options.stats_columns.empty();
+  auto store = [&](int32_t key, std::string_view raw, int64_t value)
+      __attribute__((always_inline)) {
+    if (!keep || (!all && !wanted(key))) return;
+    sorted &= n == 0 || key > last_key;
+    last_key = key;
+    put_metric(out, n++, key, raw, value);
+  };
   const Node* v = value_node(d, t);
   if (v != nullptr && !p.usable) avro::skip_datum(*v, d);
-  const bool keep = options.read_stats;
   const bool plain = kBounds
                          ? p.plain_value == AvroType::kBytes || p.plain_value == AvroType::kString
                          : p.plain_value == AvroType::kLong || p.plain_value == AvroType::kInt;
   while (v != nullptr && p.usable) {
     int64_t count = d.read_block_count();
     if (count == 0) break;
+    if (plain) {
+      for (int64_t i = 0; i < count && d.ok(); ++i) {
+        int32_t key = d.read_int();
+        if constexpr (kBounds) {
+          store(key, d.read_bytes(), 0);
+        } else {
+          store(key, {}, d.read_long());
+        }
+      }
+      continue;
+    }
     for (int64_t i = 0; i < count && d.ok(); ++i) {
       int32_t key = 0;
       std::string_view raw;
       int64_t value = 0;
       bool have_value = false;
-      if (plain) {
-        key = d.read_int();
-        if constexpr (kBounds) {
-          raw = d.read_bytes();
-        } else {
-          value = d.read_long();
-        }
-        have_value = true;
-      } else {
-        for (size_t k = 0; k < p.kv_types.size(); ++k) {
-          if (static_cast<int>(k) == p.key_pos) {
-            const Node* kt = value_node(d, p.kv_types[k]);
-            key = kt ? read_int32(d, kt) : 0;
-          } else if (static_cast<int>(k) == p.value_pos && keep && wanted(key)) {
-            const Node* vt = value_node(d, p.kv_types[k]);
-            if (vt) {
-              if constexpr (kBounds) {
-                raw = read_text(d, vt);
-              } else {
-                value = read_integer(d, vt);
-              }
-              have_value = true;
+      for (size_t k = 0; k < p.kv_types.size(); ++k) {
+        if (static_cast<int>(k) == p.key_pos) {
+          const Node* kt = value_node(d, p.kv_types[k]);
+          key = kt ? read_int32(d, kt) : 0;
+        } else if (static_cast<int>(k) == p.value_pos && keep && wanted(key)) {
+          const Node* vt = value_node(d, p.kv_types[k]);
+          if (vt) {
+            if constexpr (kBounds) {
+              raw = read_text(d, vt);
+            } else {
+              value = read_integer(d, vt);
             }
-          } else {
-            avro::skip_datum(*p.kv_types[k], d);
+            have_value = true;
           }
+        } else {
+          avro::skip_datum(*p.kv_types[k], d);
         }
       }
-      if (!have_value || !keep || !wanted(key)) continue;
-      if (n > 0 && (*out)[n - 1].first >= key) sorted = false;
-      put_metric(out, n++, key, raw, value);
+      if (have_value) store(key, raw, value);
     }
   }
   out->resize(n);

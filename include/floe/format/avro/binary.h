@@ -9,6 +9,10 @@
 #include <string>
 #include <string_view>
 
+// The decoder's hot readers are inlined into the schema-specialised loops that call them; g++
+// at -O2 otherwise keeps the multi-byte varint path out of line.
+#define FLOE_AVRO_INLINE [[gnu::always_inline]] inline
+
 namespace floe::avro {
 
 class Decoder {
@@ -36,38 +40,34 @@ class Decoder {
     return std::string_view(reinterpret_cast<const char*>(begin_) + begin, end - begin);
   }
 
-  int64_t read_long() {
+  FLOE_AVRO_INLINE int64_t read_long() {
     // Fast path: a 1-byte varint.
     if (pos_ < end_ && *pos_ < 0x80) return unzigzag(*pos_++);
-    // Multi-byte varints (sizes, counts, snapshot ids) away from the end of the buffer: no
-    // bounds check per byte.
+    // Up to 4 bytes (sizes, counts) away from the end of the buffer: no bounds check per byte.
     if (end_ - pos_ >= 10) {
       const uint8_t* p = pos_;
       uint64_t v = p[0] & 0x7f;
-      for (int i = 1; i < 10; ++i) {
-        uint64_t b = p[i];
-        // The 10th byte keeps only bit 63; higher bits are dropped as in read_long_slow().
-        v |= (b & 0x7f) << (7 * i);
-        if (b < 0x80) {
-          pos_ = p + i + 1;
-          return unzigzag(v);
-        }
-      }
-      pos_ = p + 10;
-      fail("varint longer than 10 bytes");
-      return 0;
+      uint64_t b = p[1];
+      v |= (b & 0x7f) << 7;
+      if (b < 0x80) return pos_ = p + 2, unzigzag(v);
+      b = p[2];
+      v |= (b & 0x7f) << 14;
+      if (b < 0x80) return pos_ = p + 3, unzigzag(v);
+      b = p[3];
+      v |= (b & 0x7f) << 21;
+      if (b < 0x80) return pos_ = p + 4, unzigzag(v);
     }
     return read_long_slow();
   }
   // Skips an int or long.
-  void skip_long() {
+  FLOE_AVRO_INLINE void skip_long() {
     if (pos_ < end_ && *pos_ < 0x80) {
       ++pos_;
       return;
     }
     read_long();
   }
-  int32_t read_int() {
+  FLOE_AVRO_INLINE int32_t read_int() {
     int64_t v = read_long();
     if (v < INT32_MIN || v > INT32_MAX) {
       fail("int out of range");
@@ -92,7 +92,7 @@ class Decoder {
     return d;
   }
   // bytes and string: a long length then the bytes. The view points into the buffer.
-  std::string_view read_bytes() {
+  FLOE_AVRO_INLINE std::string_view read_bytes() {
     int64_t n = read_long();
     if (n < 0) return fail("negative length"), std::string_view();
     if (static_cast<uint64_t>(n) > remaining()) {
