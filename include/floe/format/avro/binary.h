@@ -110,7 +110,7 @@ class Decoder {
   void skip_fixed(size_t n) { take(n); }
   // Array and map blocks: returns the item count of the next block (0 = end). A negative
   // count is followed by the block's byte size, which is read and ignored.
-  int64_t read_block_count() {
+  FLOE_AVRO_INLINE int64_t read_block_count() {
     int64_t n = read_long();
     if (n < 0) {
       if (n == INT64_MIN) return fail("invalid block count"), 0;
