@@ -8,7 +8,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <map>
 #include <random>
