@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
@@ -21,7 +22,7 @@ namespace {
 
 // Reads a union's branch index when `t` is a union; returns the value's node, or nullptr when
 // the value is null.
-inline const Node* value_node(Decoder& d, const Node* t) {
+FLOE_AVRO_INLINE const Node* value_node(Decoder& d, const Node* t) {
   if (t->type != AvroType::kUnion) return t->type == AvroType::kNull ? nullptr : t;
   int64_t i = d.read_long();
   if (i < 0 || static_cast<size_t>(i) >= t->branches.size()) {
@@ -419,6 +420,9 @@ struct MetricPlan {
   std::vector<const Node*> kv_types;  // field types of the key/value record
   int key_pos = -1;
   int value_pos = -1;
+  // Every Iceberg writer uses {key: int, value: long|bytes} with no unions: such maps take a
+  // tight loop (kNull = some other layout, decoded field by field).
+  AvroType plain_value = AvroType::kNull;
 };
 
 MetricPlan make_metric_plan(const Node* type) {
@@ -432,6 +436,10 @@ MetricPlan make_metric_plan(const Node* type) {
     if (f.name == "value") p.value_pos = static_cast<int>(i);
   }
   p.usable = p.key_pos >= 0 && p.value_pos >= 0;
+  if (p.usable && p.kv_types.size() == 2 && p.key_pos == 0 &&
+      p.kv_types[0]->type == AvroType::kInt) {
+    p.plain_value = p.kv_types[1]->type;
+  }
   return p;
 }
 
@@ -608,6 +616,29 @@ Result<PartitionSpecPtr> cached_spec_json(const std::string& json, int32_t spec_
   return spec;
 }
 
+// An optional array of ints or longs (split_offsets, equality_ids) into `out`, reusing the
+// storage of `spare`.
+template <typename T>
+void read_int_array(Decoder& d, const Node* t, std::optional<std::vector<T>>* out,
+                    std::vector<T>* spare) {
+  const Node* v = value_node(d, t);
+  if (v == nullptr) return;
+  if (v->type != AvroType::kArray) return avro::skip_datum(*v, d);
+  std::vector<T>& items = out->emplace(std::move(*spare));
+  items.clear();
+  while (int64_t n = d.read_block_count()) {
+    for (int64_t i = 0; i < n && d.ok(); ++i) {
+      const Node* it = value_node(d, v->items);
+      if (it == nullptr) continue;
+      if constexpr (sizeof(T) == 4) {
+        items.push_back(read_int32(d, it));
+      } else {
+        items.push_back(read_integer(d, it));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 struct ManifestReader::Impl {
@@ -619,6 +650,8 @@ struct ManifestReader::Impl {
   ManifestEntry entry;
   std::vector<uint8_t> wanted_small;  // stats_columns as a bitmap for ids < 65536
   std::optional<int64_t> next_row_id;
+  std::vector<int64_t> spare_splits;  // storage of the previous entry's arrays
+  std::vector<int32_t> spare_equality_ids;
 
   bool wanted(int32_t id) const {
     if (options.stats_columns.empty()) return true;
@@ -626,12 +659,14 @@ struct ManifestReader::Impl {
     return std::binary_search(options.stats_columns.begin(), options.stats_columns.end(), id);
   }
 
+  static Result<std::unique_ptr<Impl>> make(
+      Result<std::unique_ptr<avro::ContainerReader>> container, const ManifestFile& manifest,
+      const TableMetadata* table, ManifestReadOptions options);
   Status init(const TableMetadata* table);
   void decode_entry(Decoder& d);
   void decode_data_file(Decoder& d, const Node* record_type);
-  void decode_counts(Decoder& d, const Node* t, const MetricPlan& p, ColumnMetrics<int64_t>* out);
-  void decode_bounds(Decoder& d, const Node* t, const MetricPlan& p,
-                     ColumnMetrics<std::string>* out);
+  template <typename V>
+  void decode_metrics(Decoder& d, const Node* t, const MetricPlan& p, ColumnMetrics<V>* out);
   void inherit();
 };
 
@@ -726,7 +761,6 @@ Status ManifestReader::Impl::init(const TableMetadata* table) {
     int32_t id = resolve_id(f, entry_names());
     bool is_stat = id == kColumnSizes || id == kValueCounts || id == kNullCounts ||
                    id == kNanCounts || id == kLowerBounds || id == kUpperBounds;
-    if (is_stat && !options.read_stats) id = -1;
     plan.file_steps.push_back({f.type, id});
     plan.metric_plans.push_back(is_stat ? make_metric_plan(f.type) : MetricPlan{});
   }
@@ -755,78 +789,97 @@ Status ManifestReader::Impl::init(const TableMetadata* table) {
   return Status::OK();
 }
 
-void ManifestReader::Impl::decode_counts(Decoder& d, const Node* t, const MetricPlan& p,
-                                         ColumnMetrics<int64_t>* out) {
-  out->clear();
-  const Node* v = value_node(d, t);
-  if (v == nullptr) return;
-  if (!p.usable) return avro::skip_datum(*v, d);
+namespace {
+
+// Stores metric number `n` of the entry, reusing the storage (and string capacity) of the
+// previous entry's.
+template <typename V>
+FLOE_AVRO_INLINE void put_metric(ColumnMetrics<V>* out, size_t n, int32_t key, std::string_view raw,
+                                 int64_t value) {
+  if (n == out->size()) out->emplace_back();
+  auto& slot = (*out)[n];
+  slot.first = key;
+  if constexpr (std::is_same_v<V, std::string>) {
+    // Bounds of a column usually keep their length from entry to entry: copy in place.
+    size_t len = raw.size();
+    if (slot.second.size() == len && len >= 8 && len <= 16) {
+      // Two overlapping 8-byte moves instead of a memcpy call: bounds are 4 to 16 bytes.
+      char* dst = slot.second.data();
+      std::memcpy(dst, raw.data(), 8);
+      std::memcpy(dst + len - 8, raw.data() + len - 8, 8);
+    } else if (slot.second.size() == len) {
+      std::memcpy(slot.second.data(), raw.data(), len);
+    } else {
+      slot.second.assign(raw);
+    }
+  } else {
+    slot.second = value;
+  }
+}
+
+}  // namespace
+
+// Counts (V = int64_t) or bounds (V = std::string), for the wanted columns only; the map of a
+// manifest that does not read stats is walked without storing anything.
+template <typename V>
+void ManifestReader::Impl::decode_metrics(Decoder& d, const Node* t, const MetricPlan& p,
+                                          ColumnMetrics<V>* out) {
+  constexpr bool kBounds = std::is_same_v<V, std::string>;
+  size_t n = 0;
   bool sorted = true;
-  while (int64_t n = d.read_block_count()) {
-    for (int64_t i = 0; i < n && d.ok(); ++i) {
+  int32_t last_key = INT32_MIN;
+  const bool keep = options.read_stats;
+  const bool all = options.stats_columns.empty();
+  auto store = [&](int32_t key, std::string_view raw, int64_t value)
+      __attribute__((always_inline)) {
+    if (!keep || (!all && !wanted(key))) return;
+    sorted &= n == 0 || key > last_key;
+    last_key = key;
+    put_metric(out, n++, key, raw, value);
+  };
+  const Node* v = value_node(d, t);
+  if (v != nullptr && !p.usable) avro::skip_datum(*v, d);
+  const bool plain = kBounds
+                         ? p.plain_value == AvroType::kBytes || p.plain_value == AvroType::kString
+                         : p.plain_value == AvroType::kLong || p.plain_value == AvroType::kInt;
+  while (v != nullptr && p.usable) {
+    int64_t count = d.read_block_count();
+    if (count == 0) break;
+    if (plain) {
+      for (int64_t i = 0; i < count && d.ok(); ++i) {
+        int32_t key = d.read_int();
+        if constexpr (kBounds) {
+          store(key, d.read_bytes(), 0);
+        } else {
+          store(key, {}, d.read_long());
+        }
+      }
+      continue;
+    }
+    for (int64_t i = 0; i < count && d.ok(); ++i) {
       int32_t key = 0;
+      std::string_view raw;
       int64_t value = 0;
       bool have_value = false;
       for (size_t k = 0; k < p.kv_types.size(); ++k) {
         if (static_cast<int>(k) == p.key_pos) {
           const Node* kt = value_node(d, p.kv_types[k]);
           key = kt ? read_int32(d, kt) : 0;
-        } else if (static_cast<int>(k) == p.value_pos && wanted(key)) {
+        } else if (static_cast<int>(k) == p.value_pos && keep && wanted(key)) {
           const Node* vt = value_node(d, p.kv_types[k]);
           if (vt) {
-            value = read_integer(d, vt);
+            if constexpr (kBounds) {
+              raw = read_text(d, vt);
+            } else {
+              value = read_integer(d, vt);
+            }
             have_value = true;
           }
         } else {
           avro::skip_datum(*p.kv_types[k], d);
         }
       }
-      if (have_value) {
-        if (!out->empty() && out->back().first >= key) sorted = false;
-        out->emplace_back(key, value);
-      }
-    }
-  }
-  if (!sorted) std::sort(out->begin(), out->end());
-}
-
-// Reuses the strings of the previous entry's bounds: no allocation in steady state.
-void ManifestReader::Impl::decode_bounds(Decoder& d, const Node* t, const MetricPlan& p,
-                                         ColumnMetrics<std::string>* out) {
-  size_t n = 0;
-  const Node* v = value_node(d, t);
-  if (v != nullptr && !p.usable) avro::skip_datum(*v, d);
-  bool sorted = true;
-  while (v != nullptr && p.usable) {
-    int64_t count = d.read_block_count();
-    if (count == 0) break;
-    for (int64_t i = 0; i < count && d.ok(); ++i) {
-      int32_t key = 0;
-      std::string_view value;
-      bool have_value = false;
-      for (size_t k = 0; k < p.kv_types.size(); ++k) {
-        if (static_cast<int>(k) == p.key_pos) {
-          const Node* kt = value_node(d, p.kv_types[k]);
-          key = kt ? read_int32(d, kt) : 0;
-        } else if (static_cast<int>(k) == p.value_pos && wanted(key)) {
-          const Node* vt = value_node(d, p.kv_types[k]);
-          if (vt) {
-            value = read_text(d, vt);
-            have_value = true;
-          }
-        } else {
-          avro::skip_datum(*p.kv_types[k], d);
-        }
-      }
-      if (!have_value) continue;
-      if (n > 0 && (*out)[n - 1].first >= key) sorted = false;
-      if (n < out->size()) {
-        (*out)[n].first = key;
-        (*out)[n].second.assign(value);
-      } else {
-        out->emplace_back(key, std::string(value));
-      }
-      ++n;
+      if (have_value) store(key, raw, value);
     }
   }
   out->resize(n);
@@ -835,9 +888,11 @@ void ManifestReader::Impl::decode_bounds(Decoder& d, const Node* t, const Metric
 
 void ManifestReader::Impl::decode_data_file(Decoder& d, const Node* record) {
   DataFile& f = entry.data_file;
-  // Keep the bound strings for reuse (decode_bounds overwrites them in place).
+  // Keep the bound strings and arrays for reuse (decode_metrics overwrites bounds in place).
   ColumnMetrics<std::string> lower = std::move(f.lower_bounds);
   ColumnMetrics<std::string> upper = std::move(f.upper_bounds);
+  if (f.split_offsets) spare_splits = std::move(*f.split_offsets);
+  if (f.equality_ids) spare_equality_ids = std::move(*f.equality_ids);
   f.clear();
   f.lower_bounds = std::move(lower);
   f.upper_bounds = std::move(upper);
@@ -895,54 +950,34 @@ void ManifestReader::Impl::decode_data_file(Decoder& d, const Node* record) {
         break;
       }
       case kColumnSizes:
-        decode_counts(d, st.type, plan.metric_plans[s], &f.column_sizes);
+        decode_metrics(d, st.type, plan.metric_plans[s], &f.column_sizes);
         break;
       case kValueCounts:
-        decode_counts(d, st.type, plan.metric_plans[s], &f.value_counts);
+        decode_metrics(d, st.type, plan.metric_plans[s], &f.value_counts);
         break;
       case kNullCounts:
-        decode_counts(d, st.type, plan.metric_plans[s], &f.null_value_counts);
+        decode_metrics(d, st.type, plan.metric_plans[s], &f.null_value_counts);
         break;
       case kNanCounts:
-        decode_counts(d, st.type, plan.metric_plans[s], &f.nan_value_counts);
+        decode_metrics(d, st.type, plan.metric_plans[s], &f.nan_value_counts);
         break;
       case kLowerBounds:
         saw_lower = true;
-        decode_bounds(d, st.type, plan.metric_plans[s], &f.lower_bounds);
+        decode_metrics(d, st.type, plan.metric_plans[s], &f.lower_bounds);
         break;
       case kUpperBounds:
         saw_upper = true;
-        decode_bounds(d, st.type, plan.metric_plans[s], &f.upper_bounds);
+        decode_metrics(d, st.type, plan.metric_plans[s], &f.upper_bounds);
         break;
       case kFileKeyMetadata:
         read_opt_text(d, st.type, &f.key_metadata);
         break;
       case kSplitOffsets:
-      case kEqualityIds: {
-        const Node* v = value_node(d, st.type);
-        if (v == nullptr) break;
-        if (v->type != AvroType::kArray) {
-          avro::skip_datum(*v, d);
-          break;
-        }
-        if (st.id == kSplitOffsets) {
-          f.split_offsets.emplace();
-        } else {
-          f.equality_ids.emplace();
-        }
-        while (int64_t n = d.read_block_count()) {
-          for (int64_t i = 0; i < n && d.ok(); ++i) {
-            const Node* it = value_node(d, v->items);
-            if (it == nullptr) continue;
-            if (st.id == kSplitOffsets) {
-              f.split_offsets->push_back(read_integer(d, it));
-            } else {
-              f.equality_ids->push_back(read_int32(d, it));
-            }
-          }
-        }
+        read_int_array(d, st.type, &f.split_offsets, &spare_splits);
         break;
-      }
+      case kEqualityIds:
+        read_int_array(d, st.type, &f.equality_ids, &spare_equality_ids);
+        break;
       case kSortOrderId:
         read_opt_int(d, st.type, &f.sort_order_id);
         break;
@@ -1024,15 +1059,24 @@ ManifestReader::~ManifestReader() = default;
 
 const ManifestInfo& ManifestReader::info() const { return impl_->info; }
 
+Result<std::unique_ptr<ManifestReader::Impl>> ManifestReader::Impl::make(
+    Result<std::unique_ptr<avro::ContainerReader>> container, const ManifestFile& manifest,
+    const TableMetadata* table, ManifestReadOptions options) {
+  auto impl = std::make_unique<Impl>();
+  impl->reader = FLOE_TRY(std::move(container));
+  impl->manifest = manifest;
+  impl->options = std::move(options);
+  FLOE_TRY(impl->init(table));
+  return impl;
+}
+
 Result<std::unique_ptr<ManifestReader>> ManifestReader::open_bytes(std::string bytes,
                                                                    const ManifestFile& manifest,
                                                                    const TableMetadata* table,
                                                                    ManifestReadOptions options) {
-  auto impl = std::make_unique<Impl>();
-  impl->reader = FLOE_TRY(avro::ContainerReader::open(std::move(bytes), manifest.manifest_path));
-  impl->manifest = manifest;
-  impl->options = std::move(options);
-  FLOE_TRY(impl->init(table));
+  auto impl =
+      FLOE_TRY(Impl::make(avro::ContainerReader::open(std::move(bytes), manifest.manifest_path),
+                          manifest, table, std::move(options)));
   return std::unique_ptr<ManifestReader>(new ManifestReader(std::move(impl)));
 }
 
@@ -1040,11 +1084,8 @@ Result<std::unique_ptr<ManifestReader>> ManifestReader::open_view(std::string_vi
                                                                   const ManifestFile& manifest,
                                                                   const TableMetadata* table,
                                                                   ManifestReadOptions options) {
-  auto impl = std::make_unique<Impl>();
-  impl->reader = FLOE_TRY(avro::ContainerReader::open_view(bytes, manifest.manifest_path));
-  impl->manifest = manifest;
-  impl->options = std::move(options);
-  FLOE_TRY(impl->init(table));
+  auto impl = FLOE_TRY(Impl::make(avro::ContainerReader::open_view(bytes, manifest.manifest_path),
+                                  manifest, table, std::move(options)));
   return std::unique_ptr<ManifestReader>(new ManifestReader(std::move(impl)));
 }
 

@@ -21,7 +21,7 @@ int64_t Decoder::read_long_slow() {
       return 0;
     }
   }
-  return static_cast<int64_t>((v >> 1) ^ (~(v & 1) + 1));
+  return unzigzag(v);
 }
 
 }  // namespace floe::avro
