@@ -430,7 +430,11 @@ TEST(ExprDuckDb, RandomExpressionsAgree) {
   const int rows = 75;  // not a multiple of 8: partial validity bytes
   ColumnBatch batch;
   for (size_t c = 0; c < g.names.size(); ++c) {
-    batch.fields.push_back({static_cast<int32_t>(c + 1), g.names[c], g.types[c], false});
+    NestedField f;
+    f.id = static_cast<int32_t>(c + 1);
+    f.name = g.names[c];
+    f.type = g.types[c];
+    batch.fields.push_back(f);
     batch.columns.push_back(ColumnVector::make(g.types[c]));
   }
   batch.num_rows = rows;
