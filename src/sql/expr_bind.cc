@@ -309,6 +309,7 @@ Result<BoundExprPtr> in_list(BoundExprPtr operand, std::vector<BoundExprPtr> lis
     t = *r;
   }
   if (t->id() == TypeId::kUnknown) t = Type::boolean();
+  if (t->is_nested()) return invalid_argument("IN over {} values", t->to_string());
   auto e = new_node(ExprKind::kInList, Type::boolean());
   e->negated = negated;
   e->args.push_back(FLOE_TRY_CTX(coerce(operand, t), "IN"));

@@ -521,6 +521,10 @@ TEST(BoundExprMath, RoundingAndFunctions) {
   EXPECT_EQ(run1(fn("mod", {lit(I(-7)), lit(I(3))})), "-1");
   EXPECT_EQ(run1(fn("pmod", {lit(I(-7)), lit(I(3))})), "2");
   EXPECT_EQ(run1(fn("%", {lit(D(7.5)), lit(I(2))})), "1.5");
+  auto ddiv = fn("div", {lit(Dec(15, 2, 1)), lit(Dec(5, 2, 1))});
+  EXPECT_EQ(type_of(ddiv), "long");
+  EXPECT_EQ(run1(ddiv), "3");
+  EXPECT_EQ(run1(fn("div", {lit(Dec(-75, 2, 1)), lit(I(2))})), "-3");
   TestBatch t;
   t.add("a", Type::int32(), {I(1), null_of(Type::int32()), I(5)});
   t.add("b", Type::float64(), {D(2.5), D(3), D(std::nan(""))});

@@ -129,9 +129,9 @@ Result<BoundExprPtr> interval_add(BoundExprPtr expr, int32_t months, int32_t day
                                   bool subtract = false);
 
 // Spark's wider common type, for UNION, CASE, COALESCE, IN and join keys: numbers widen
-// (int < long < decimal < double; float with long/decimal gives double), date < timestamp,
-// timestamp < timestamptz, string with any primitive gives string, unknown (NULL) with X
-// gives X. Structurally equal nested types are their own common type.
+// (int < long < decimal < double; int/long with float give float, decimal with float gives
+// double), date < timestamp < timestamptz, string with any primitive but binary gives string,
+// unknown (NULL) with X gives X, lists widen their elements; other nested types must be equal.
 Result<TypePtr> common_type(const TypePtr& a, const TypePtr& b);
 // Decimal result types of Spark's arithmetic (precision capped at 38 with scale reduction).
 TypePtr decimal_add_type(const Type& a, const Type& b);
