@@ -309,6 +309,7 @@ Result<BoundExprPtr> in_list(BoundExprPtr operand, std::vector<BoundExprPtr> lis
     t = *r;
   }
   if (t->id() == TypeId::kUnknown) t = Type::boolean();
+  if (t->is_nested()) return invalid_argument("IN over {} values", t->to_string());
   auto e = new_node(ExprKind::kInList, Type::boolean());
   e->negated = negated;
   e->args.push_back(FLOE_TRY_CTX(coerce(operand, t), "IN"));
@@ -465,6 +466,7 @@ const FunctionDef* find_function(std::string_view name) {
     register_arith_functions(defs);
     register_string_functions(defs);
     register_datetime_functions(defs);
+    register_collection_functions(defs);
     auto* map = new std::unordered_map<std::string, const FunctionDef*>();
     for (const auto& d : *defs) map->emplace(d.name, &d);
     return map;
@@ -488,7 +490,9 @@ std::string canonical_name(std::string_view name) {
 }  // namespace
 
 bool is_scalar_function(std::string_view name) {
-  return find_function(canonical_name(name)) != nullptr;
+  std::string low = canonical_name(name);
+  return find_function(low) != nullptr || low == "and" || low == "or" || low == "not" ||
+         low == "element_at";
 }
 
 Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args) {
@@ -497,6 +501,19 @@ Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args)
   if (args.size() == 1 && low == "-") low = "negate";
   if (args.size() == 1 && low == "+") low = "pos";
   if (low == "interval_add") return invalid_argument("use interval_add() for interval arithmetic");
+  // Boolean connectives and subscripts by name, for binders that treat them as calls.
+  if ((low == "and" || low == "or") && args.size() == 2) {
+    return low == "and" ? and_(args[0], args[1]) : or_(args[0], args[1]);
+  }
+  if ((low == "not" || low == "!") && args.size() == 1) return not_(args[0]);
+  if (low == "element_at" && args.size() == 2 && args[0]->type->is_list()) {
+    // Spark's element_at on arrays is 1-based.
+    auto index = FLOE_TRY(call("-", {args[1], FLOE_TRY(make_literal_expr(Literal::int32(1)))}));
+    return subscript(args[0], FLOE_TRY(coerce(index, Type::int32())));
+  }
+  if (low == "element_at" && args.size() == 2 && args[0]->type->is_map()) {
+    return subscript(args[0], args[1]);
+  }
   const FunctionDef* def = find_function(low);
   if (def == nullptr) {
     return invalid_argument("function {}({}) does not exist", low, arg_types_text(args));

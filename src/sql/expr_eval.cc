@@ -288,10 +288,64 @@ Datum in_kernel(const std::vector<Datum>& args, bool negated, int64_t n) {
   return {w.finish(m), all_scalar(args)};
 }
 
+// Long lists of constants: binary search in the sorted values instead of a scan per row.
+template <typename T, typename Reader>
+Datum in_sorted_kernel(const std::vector<Datum>& args, bool negated, int64_t n) {
+  int64_t m = args[0].scalar ? 1 : n;
+  std::vector<T> values;
+  bool has_null = false;
+  for (size_t k = 1; k < args.size(); ++k) {
+    Reader r(args[k]);
+    if (r.valid(0)) {
+      values.push_back(r[0]);
+    } else {
+      has_null = true;
+    }
+  }
+  auto less = [](const T& a, const T& b) {
+    if constexpr (std::is_floating_point_v<T>) {
+      // NaN sorts last and equals NaN, as Spark orders doubles.
+      if (std::isnan(a)) return false;
+      if (std::isnan(b)) return true;
+    }
+    return a < b;
+  };
+  std::sort(values.begin(), values.end(), less);
+  Reader v(args[0]);
+  FixedWriter<uint8_t> w(Type::boolean(), m);
+  for (int64_t i = 0; i < m; ++i) {
+    w.data[i] = 0;
+    if (!v.valid(i)) {
+      w.valid[i] = 0;
+      continue;
+    }
+    T x = v[i];
+    auto it = std::lower_bound(values.begin(), values.end(), x, less);
+    bool match = it != values.end() && values_equal(*it, x);
+    if (match) {
+      w.data[i] = !negated;
+    } else if (has_null) {
+      w.valid[i] = 0;
+    } else {
+      w.data[i] = negated;
+    }
+  }
+  return {w.finish(m), args[0].scalar};
+}
+
+bool items_scalar(const std::vector<Datum>& args) {
+  for (size_t k = 1; k < args.size(); ++k) {
+    if (!args[k].scalar) return false;
+  }
+  return true;
+}
+
 Result<Datum> eval_in(const BoundExpr& e, const std::vector<Datum>& args, int64_t n) {
   Phys p = phys_of(e.args[0]->type->id());
+  bool sorted = args.size() > 9 && items_scalar(args);
   switch (p) {
     case Phys::kBytes:
+      if (sorted) return in_sorted_kernel<std::string_view, BytesReader>(args, e.negated, n);
       return in_kernel<BytesReader>(args, e.negated, n);
     case Phys::kNested:
       return not_supported("IN over {} values", e.args[0]->type->to_string());
@@ -300,6 +354,7 @@ Result<Datum> eval_in(const BoundExpr& e, const std::vector<Datum>& args, int64_
     default:
       return visit_fixed(p, [&](auto tag) -> Datum {
         using T = decltype(tag);
+        if (sorted) return in_sorted_kernel<T, FixedReader<T>>(args, e.negated, n);
         return in_kernel<FixedReader<T>>(args, e.negated, n);
       });
   }

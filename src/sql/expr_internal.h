@@ -255,6 +255,7 @@ const FunctionDef* find_function(std::string_view name);
 void register_arith_functions(std::vector<FunctionDef>* defs);
 void register_string_functions(std::vector<FunctionDef>* defs);
 void register_datetime_functions(std::vector<FunctionDef>* defs);
+void register_collection_functions(std::vector<FunctionDef>* defs);
 
 // ----- decimals -------------------------------------------------------------------------------
 

@@ -59,7 +59,13 @@ Status bind_arith_op(BindCtx& c, std::string_view op) {
   }
   bool dec = (x == TypeId::kDecimal || y == TypeId::kDecimal) && !is_floating(x) && !is_floating(y);
   if (op == "div") {
-    FLOE_TRY(coerce_all(c, Type::int64()));
+    if (dec) {
+      // The exact decimal quotient, truncated to a long (1.5 div 0.5 = 3).
+      FLOE_TRY(coerce_at(c, 0, decimal_for(a)));
+      FLOE_TRY(coerce_at(c, 1, decimal_for(b)));
+    } else {
+      FLOE_TRY(coerce_all(c, Type::int64()));
+    }
     c.type = Type::int64();
     return Status::OK();
   }
@@ -245,8 +251,29 @@ Datum decimal_arith(const BoundExpr& e, const Datum& a, const Datum& b, int64_t 
   }
 }
 
+Datum decimal_int_div(const BoundExpr& e, const Datum& a, const Datum& b, int64_t n) {
+  bool sc = a.scalar && b.scalar;
+  FixedReader<int128> ra(a), rb(b);
+  int sa = e.args[0]->type->scale(), sb = e.args[1]->type->scale();
+  int s = std::max(sa, sb);
+  return kernel<int64_t>(
+      e.type, sc ? 1 : n, sc,
+      [=](int64_t* o, int128 x, int128 y) {
+        int128 xs, ys;
+        if (!rescale_decimal(x, sa, s, &xs) || !rescale_decimal(y, sb, s, &ys) || ys == 0) {
+          return false;
+        }
+        *o = static_cast<int64_t>(xs / ys);
+        return true;
+      },
+      ra, rb);
+}
+
 Result<Datum> eval_arith(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
   Op op = op_of(e.name);
+  if (op == Op::kIntDiv && e.args[0]->type->id() == TypeId::kDecimal) {
+    return decimal_int_div(e, args[0], args[1], n);
+  }
   TypeId t = e.args[0]->type->id();
   if (e.type->id() == TypeId::kDate || t == TypeId::kDate) {
     return int_arith<int32_t>(e, args[0], args[1], n, op);

@@ -15,6 +15,14 @@ namespace {
 
 using internal::value_text;
 
+NestedField field_of(int32_t id, const std::string& name, const TypePtr& type) {
+  NestedField f;
+  f.id = id;
+  f.name = name;
+  f.type = type;
+  return f;
+}
+
 ColumnPtr make_col(const TypePtr& t, const std::vector<Literal>& values) {
   auto c = ColumnVector::make(t);
   for (const auto& v : values) EXPECT_TRUE(c->append_literal(v).ok());
@@ -26,7 +34,7 @@ struct TestBatch {
   ColumnBatch batch;
   std::vector<std::string> names;
   void add(const std::string& name, const TypePtr& t, const std::vector<Literal>& values) {
-    batch.fields.push_back({static_cast<int32_t>(names.size() + 1), name, t, false});
+    batch.fields.push_back(field_of(static_cast<int32_t>(names.size() + 1), name, t));
     batch.columns.push_back(make_col(t, values));
     batch.num_rows = static_cast<int64_t>(values.size());
     names.push_back(name);
@@ -513,6 +521,10 @@ TEST(BoundExprMath, RoundingAndFunctions) {
   EXPECT_EQ(run1(fn("mod", {lit(I(-7)), lit(I(3))})), "-1");
   EXPECT_EQ(run1(fn("pmod", {lit(I(-7)), lit(I(3))})), "2");
   EXPECT_EQ(run1(fn("%", {lit(D(7.5)), lit(I(2))})), "1.5");
+  auto ddiv = fn("div", {lit(Dec(15, 2, 1)), lit(Dec(5, 2, 1))});
+  EXPECT_EQ(type_of(ddiv), "long");
+  EXPECT_EQ(run1(ddiv), "3");
+  EXPECT_EQ(run1(fn("div", {lit(Dec(-75, 2, 1)), lit(I(2))})), "-3");
   TestBatch t;
   t.add("a", Type::int32(), {I(1), null_of(Type::int32()), I(5)});
   t.add("b", Type::float64(), {D(2.5), D(3), D(std::nan(""))});
@@ -741,7 +753,7 @@ TEST(BoundExprNested, SubscriptAndFields) {
   auto map_t = Type::map_of(1, Type::string(), 2, Type::string(), false);
   auto list_t = Type::list_of(3, Type::int64(), false);
   auto struct_t =
-      Type::struct_of({{4, "a", Type::int32(), false}, {5, "b", Type::string(), false}});
+      Type::struct_of({field_of(4, "a", Type::int32()), field_of(5, "b", Type::string())});
   TestBatch t;
   t.add("m", map_t,
         {Literal::map_value(map_t, {S("added-data-files"), S("x")}, {S("3"), S("y")}),
@@ -942,6 +954,54 @@ TEST(BoundExprKernels, TreeHelpersAndErrors) {
   auto cd = ok(case_when(std::nullopt, {fn("<", {c["k"], lit(I(3))})}, {c["d"]}, lit(I(7))));
   EXPECT_EQ(type_of(cd), "decimal(11, 1)");
   EXPECT_EQ(run(cd, c.batch), "1.1|2.2|7.0|7.0");
+}
+
+}  // namespace
+}  // namespace floe::sql
+
+namespace floe::sql {
+namespace {
+
+TEST(BoundExprCollections, SizeContainsKeysValues) {
+  auto map_t = Type::map_of(1, Type::string(), 2, Type::int64(), false);
+  auto list_t = Type::list_of(3, Type::int32(), false);
+  TestBatch t;
+  t.add("m", map_t,
+        {Literal::map_value(map_t, {S("a"), S("b")}, {Lg(1), Lg(2)}), Literal::null(map_t)});
+  t.add("l", list_t,
+        {Literal::list_value(list_t, {I(5), null_of(Type::int32()), I(7)}), Literal::null(list_t)});
+  EXPECT_EQ(run(fn("size", {t["m"]}), t.batch), "2|-1");
+  EXPECT_EQ(run(fn("cardinality", {t["l"]}), t.batch), "3|-1");
+  EXPECT_EQ(run(fn("array_contains", {t["l"], lit(I(7))}), t.batch), "true|NULL");
+  EXPECT_EQ(run(fn("array_contains", {t["l"], lit(I(6))}), t.batch), "NULL|NULL");
+  EXPECT_EQ(run(fn("map_keys", {t["m"]}), t.batch), "[a, b]|NULL");
+  EXPECT_EQ(run(fn("map_values", {t["m"]}), t.batch), "[1, 2]|NULL");
+  EXPECT_EQ(run(fn("element_at", {t["l"], lit(I(1))}), t.batch), "5|NULL");
+  EXPECT_EQ(run(fn("element_at", {t["m"], lit(S("b"))}), t.batch), "2|NULL");
+  EXPECT_FALSE(call("size", {lit(I(1))}).ok());
+}
+
+TEST(BoundExprCollections, ConnectivesByNameAndLongInLists) {
+  EXPECT_EQ(run1(fn("AND", {lit(Literal::boolean(true)), NUL()})), "NULL");
+  EXPECT_EQ(run1(fn("or", {lit(Literal::boolean(true)), NUL()})), "true");
+  EXPECT_EQ(run1(fn("not", {lit(Literal::boolean(true))})), "false");
+  EXPECT_TRUE(is_scalar_function("element_at"));
+  TestBatch t;
+  double nan = std::nan("");
+  t.add("x", Type::float64(), {D(1), D(nan), D(4.5), D(100), null_of(Type::float64())});
+  t.add("s", Type::string(), {S("k3"), S("zz"), S(""), S("k11"), S("k0")});
+  std::vector<BoundExprPtr> nums, nums_null, strs;
+  for (int i = 0; i < 12; ++i) {
+    nums.push_back(lit(D(i * 1.5)));
+    strs.push_back(lit(S("k" + std::to_string(i))));
+  }
+  nums.push_back(lit(D(nan)));
+  nums_null = nums;
+  nums_null.push_back(NUL());
+  EXPECT_EQ(run(ok(in_list(t["x"], nums)), t.batch), "false|true|true|false|NULL");
+  EXPECT_EQ(run(ok(in_list(t["x"], nums_null)), t.batch), "NULL|true|true|NULL|NULL");
+  EXPECT_EQ(run(ok(in_list(t["x"], nums, true)), t.batch), "true|false|false|true|NULL");
+  EXPECT_EQ(run(ok(in_list(t["s"], strs)), t.batch), "true|false|false|true|true");
 }
 
 }  // namespace

@@ -117,7 +117,25 @@ class Generator {
           return coin(50) ? lit_double(rnd(-300, 300) / 4.0) : lit_dec(rnd(-9999, 9999));
       }
     }
-    switch (rnd(0, 17)) {
+    switch (rnd(0, 23)) {
+      case 18:
+        return fn(coin(50) ? "greatest" : "least", {num(depth - 1), num(depth - 1)});
+      case 19:
+        return fn("instr", {str(depth - 1), lit_str(coin(50) ? "a" : "")});
+      case 20: {
+        X a = num(depth - 1);
+        X ab = fn("abs", {a});
+        return coin(50) ? fn("sqrt", {ab}) : fn("ln", {op("+", ab, lit_int(1))});
+      }
+      case 21: {
+        X a = str(depth - 1);
+        auto r = cast(a.e, Type::int64(), true);
+        return {"TRY_CAST(" + a.sql + " AS BIGINT)", *r};
+      }
+      case 22:
+        return fn("nullif", {num(depth - 1), lit_int(rnd(-3, 3))});
+      case 23:
+        return fn("sign", {num(depth - 1)});
       case 0:
         return op("+", num(depth - 1), num(depth - 1));
       case 1:
@@ -194,7 +212,9 @@ class Generator {
       static const char* kLits[] = {"ab", "Q z", " x "};
       return lit_str(kLits[k - 3]);
     }
-    switch (rnd(0, 14)) {
+    switch (rnd(0, 15)) {
+      case 15:
+        return fn("concat_ws", {lit_str("-"), str(depth - 1), str(depth - 1)});
       case 0:
         return fn("lower", {str(depth - 1)});
       case 1:
@@ -222,7 +242,8 @@ class Generator {
         return {"(CASE WHEN " + c.sql + " THEN " + a.sql + " ELSE " + b.sql + " END)", *r};
       }
       case 10:
-        return fn(coin(50) ? "lpad" : "rpad", {str(depth - 1), lit_int(rnd(0, 6)), lit_str("*")});
+        return fn(coin(50) ? "lpad" : "rpad",
+                  {str(depth - 1), lit_int(rnd(0, 6)), lit_str(coin(50) ? "*" : "xy")});
       case 11:
         return fn("reverse", {str(depth - 1)});
       case 12:
@@ -430,7 +451,11 @@ TEST(ExprDuckDb, RandomExpressionsAgree) {
   const int rows = 75;  // not a multiple of 8: partial validity bytes
   ColumnBatch batch;
   for (size_t c = 0; c < g.names.size(); ++c) {
-    batch.fields.push_back({static_cast<int32_t>(c + 1), g.names[c], g.types[c], false});
+    NestedField f;
+    f.id = static_cast<int32_t>(c + 1);
+    f.name = g.names[c];
+    f.type = g.types[c];
+    batch.fields.push_back(f);
     batch.columns.push_back(ColumnVector::make(g.types[c]));
   }
   batch.num_rows = rows;

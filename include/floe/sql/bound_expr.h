@@ -79,23 +79,29 @@ struct BoundExpr {
 Result<BoundExprPtr> column(int index, TypePtr type);
 // A literal; Literal::null(Type::unknown()) is SQL's untyped NULL.
 Result<BoundExprPtr> literal(Literal value);
-// An operator or function by name, case-insensitively:
-//   arithmetic  + - * / % div negate (unary -) pos (unary +)
-//   comparison  = == != <> < <= > >= <=>
+// An operator or function by name, case-insensitively (a "system." prefix is ignored):
+//   arithmetic  + - * / % div negate (unary -) pos (unary +); int / int is double, div is long
+//   comparison  = == != <> < <= > >= <=> (null-safe); and or not (same as and_/or_/not_)
 //   string      || concat concat_ws lower/lcase upper/ucase length/char_length/character_length
-//               octet_length substr/substring left right trim ltrim rtrim btrim replace
-//               starts_with/startswith ends_with/endswith contains lpad rpad instr locate
-//               reverse repeat initcap ascii chr split regexp_replace regexp_extract
-//               regexp_like
-//   math        abs ceil/ceiling floor round bround sqrt cbrt pow/power exp ln log log10 log2
-//               mod pmod sign/signum greatest least pi e sin cos tan asin acos atan atan2
-//               degrees radians
-//   nulls       coalesce nullif ifnull nvl nvl2 if isnull isnotnull nanvl
-//   date/time   year month day/dayofmonth hour minute second dayofweek weekday dayofyear
-//               weekofyear quarter last_day date_trunc trunc to_date to_timestamp date_add
-//               date_sub datediff add_months months_between current_date current_timestamp
-//               now unix_timestamp from_unixtime date_format make_date
-//   Iceberg     bucket(N, x) truncate(W, x) years months days hours (also system.*)
+//               octet_length substr/substring left right trim/btrim/ltrim/rtrim (str[, chars])
+//               replace starts_with/startswith ends_with/endswith contains lpad rpad instr
+//               locate/position (substr, str[, pos]) reverse repeat initcap ascii chr split
+//               regexp_replace regexp_extract regexp_like/regexp
+//   math        abs ceil/ceiling floor round bround (x[, constant scale]) sqrt cbrt pow/power
+//               exp ln log (x or base, x) log10 log2 mod pmod sign/signum greatest least pi e
+//               sin cos tan asin acos atan atan2 degrees radians
+//   nulls       coalesce nullif ifnull nvl nvl2 if/iff isnull isnotnull nanvl
+//   date/time   year month day/dayofmonth hour minute second dayofweek (1 = Sunday) weekday
+//               dayofyear weekofyear quarter last_day date_trunc(unit, ts) trunc(date, unit)
+//               to_date/to_timestamp (str[, Java pattern]) date_add date_sub datediff
+//               add_months months_between current_date current_timestamp/now (fixed when
+//               bound) unix_timestamp from_unixtime date_format make_date
+//   collections size/cardinality (-1 for NULL) array_contains map_keys map_values element_at
+//               (1-based on lists)
+//   Iceberg     bucket(N, x) truncate(W, x) years months days hours: the partition transforms'
+//               values (floe/spec/transform.h)
+// Errors: "function foo(string, int) does not exist", "wrong number of arguments for substr:
+// expected 2 to 3, got 1", "cannot compare map<...> with int", ...
 Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args);
 // CAST(expr AS type) / TRY_CAST. Non-ANSI: an unparsable string or an overflowing decimal
 // gives NULL for both; casts that can never work (int to map) are errors.
@@ -129,9 +135,9 @@ Result<BoundExprPtr> interval_add(BoundExprPtr expr, int32_t months, int32_t day
                                   bool subtract = false);
 
 // Spark's wider common type, for UNION, CASE, COALESCE, IN and join keys: numbers widen
-// (int < long < decimal < double; float with long/decimal gives double), date < timestamp,
-// timestamp < timestamptz, string with any primitive gives string, unknown (NULL) with X
-// gives X. Structurally equal nested types are their own common type.
+// (int < long < decimal < double; int/long with float give float, decimal with float gives
+// double), date < timestamp < timestamptz, string with any primitive but binary gives string,
+// unknown (NULL) with X gives X, lists widen their elements; other nested types must be equal.
 Result<TypePtr> common_type(const TypePtr& a, const TypePtr& b);
 // Decimal result types of Spark's arithmetic (precision capped at 38 with scale reduction).
 TypePtr decimal_add_type(const Type& a, const Type& b);
