@@ -2,7 +2,8 @@
 // 10-column table (ids, ints, doubles, timestamps, low- and high-cardinality strings, a flag)
 // written zstd by floe, then read back; BM_ParquetVsDuckDB also times DuckDB (1 thread) on the
 // same file in the same run and reports the ratios. Rows: FLOE_BENCH_ROWS (default 1M; the
-// issue's workload is 10M).
+// issue's workload is 10M). Codec: FLOE_BENCH_CODEC (zstd, snappy, uncompressed; default zstd,
+// level 3 on both sides). Threads: FLOE_BENCH_THREADS (default 1), given to DuckDB and to floe.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -25,6 +26,16 @@ int64_t bench_rows() {
   return env ? std::atoll(env) : 1000000;
 }
 
+std::string bench_codec() {
+  const char* env = std::getenv("FLOE_BENCH_CODEC");
+  return env ? env : "zstd";
+}
+
+int bench_threads() {
+  const char* env = std::getenv("FLOE_BENCH_THREADS");
+  return env ? std::max(1, std::atoi(env)) : 1;
+}
+
 NestedField field(int32_t id, const char* name, TypePtr type, bool required) {
   NestedField f;
   f.id = id;
@@ -43,6 +54,13 @@ const Schema& bench_schema() {
        field(7, "local_ts", Type::timestamp(), false), field(8, "country", Type::string(), false),
        field(9, "user", Type::string(), false), field(10, "flag", Type::boolean(), false)});
   return schema;
+}
+
+parquet::WriterOptions bench_writer_options() {
+  std::map<std::string, std::string> props = {{"write.parquet.compression-codec", bench_codec()}};
+  auto o = parquet::WriterOptions::from_properties(props, bench_schema());
+  if (!o.ok()) std::abort();
+  return *o;
 }
 
 // Batches of 64k rows, generated once.
@@ -96,7 +114,8 @@ fs::path bench_dir() {
 }
 
 Result<parquet::DataFileMetrics> write_file(const std::string& path) {
-  auto w = FLOE_TRY(parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema()));
+  auto w = FLOE_TRY(
+      parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema(), bench_writer_options()));
   for (const auto& b : bench_batches()) FLOE_TRY(w->write(b));
   return w->close();
 }
@@ -161,13 +180,14 @@ double best_seconds(int runs, F&& f) {
 // floe vs DuckDB (1 thread) on the same file in the same run. Targets: read >= 1x, write >= 2x.
 void BM_ParquetVsDuckDB(benchmark::State& state) {
   const std::string& path = bench_file();
-  std::string oracle = fs::path(__FILE__).parent_path().parent_path() / "tests" / "oracle";
+  std::string oracle = fs::path(FLOE_SOURCE_DIR) / "tests" / "oracle";
   for (auto _ : state) {
     double floe_read = best_seconds(3, [&] { (void)read_file(path); });
     std::string out = (bench_dir() / "again.parquet").string();
     double floe_write = best_seconds(2, [&] { (void)write_file(out); });
     std::string cmd = "cd '" + oracle + "' && node parquet_bench_duckdb.mjs '" + path + "' '" +
-                      bench_dir().string() + "'";
+                      bench_dir().string() + "' " + bench_codec() + " " +
+                      std::to_string(bench_threads());
     FILE* pipe = popen(cmd.c_str(), "r");
     std::string text;
     char buf[4096];

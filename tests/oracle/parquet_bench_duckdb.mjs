@@ -1,14 +1,15 @@
 // Times DuckDB (1 thread) reading and writing the same Parquet file floe's benchmark uses.
-// Usage: node parquet_bench_duckdb.mjs FILE OUT_DIR -> {"rows":..,"read_s":..,"write_s":..}
+// Usage: node parquet_bench_duckdb.mjs FILE OUT_DIR [CODEC] [THREADS]
+//   -> {"rows":..,"read_s":..,"write_s":..}
 // read: every column is decoded (an aggregate per column); write: COPY of the table (already
-// in DuckDB's memory) to a zstd Parquet file.
+// in DuckDB's memory) to a Parquet file with CODEC (default zstd, at level 3 like floe's).
 import {DuckDBInstance} from '@duckdb/node-api';
 
-const [file, outDir] = process.argv.slice(2);
+const [file, outDir, codec = 'zstd', threads = '1'] = process.argv.slice(2);
 const instance = await DuckDBInstance.create(':memory:', {
   autoinstall_known_extensions: 'false',
   autoload_known_extensions: 'false',
-  threads: '1',
+  threads,
 });
 const c = await instance.connect();
 const q = (s) => '\'' + s.replaceAll('\'', '\'\'') + '\'';
@@ -30,7 +31,8 @@ await c.run(`CREATE TABLE t AS SELECT * FROM read_parquet(${q(file)})`);
 let bestWrite = Infinity;
 for (let i = 0; i < 2; ++i) {
   const t0 = process.hrtime.bigint();
-  await c.run(`COPY t TO ${q(outDir + '/duckdb_out.parquet')} (FORMAT parquet, COMPRESSION zstd)`);
+  await c.run(`COPY t TO ${q(outDir + '/duckdb_out.parquet')} (FORMAT parquet, COMPRESSION ${codec}${
+      codec === 'zstd' ? ', COMPRESSION_LEVEL 3' : ''})`);
   bestWrite = Math.min(bestWrite, Number(process.hrtime.bigint() - t0) / 1e9);
 }
 console.log(JSON.stringify({rows, read_s: best, write_s: bestWrite}));

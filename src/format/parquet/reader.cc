@@ -469,6 +469,12 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
           return invalid_data("{}: row group {} has {} rows, a column {} values", path_, index,
                               rg.num_rows, entries);
         }
+        if (steps.size() == 1 && leaf_col->length() == entries) {
+          // A top-level column without nulls: the values are the column.
+          leaf_col->set_null_count(0);
+          leaf_col->validity().clear();
+          continue;
+        }
         for (auto& s : steps) {
           if (!s.owner) continue;
           s.valid->resize(static_cast<size_t>(entries));

@@ -497,7 +497,7 @@ struct WLeaf {
   std::vector<int16_t> defs, reps;
   int64_t page_entries = 0;
   // The column chunk of the current row group: finished data pages (headers and bodies).
-  std::string pages;
+  Buffer pages;
   int64_t rg_entries = 0, rg_dense = 0, rg_nans = 0;
   int64_t rg_uncompressed = 0, rg_compressed = 0;  // data pages, headers included
   bool dict_on = false;     // pages are still dictionary-encoded
@@ -528,7 +528,7 @@ struct ParquetWriter::Impl {
   FileMetaData metadata;
   std::vector<WNode> nodes;  // per top-level field
   std::vector<WLeaf> leaves;
-  std::string out;
+  Buffer out;  // the file so far
   int64_t buffered_rows = 0;
   int64_t total_rows = 0;
   PageCodec codec;
@@ -951,7 +951,7 @@ struct ParquetWriter::Impl {
 
   // Compresses `body` and appends the page (header + body) to `dst`.
   Status emit_page(const std::string& body, int32_t num_values, bool dictionary, Encoding enc,
-                   std::string* dst, int64_t* uncompressed, int64_t* compressed_size) {
+                   Buffer* dst, int64_t* uncompressed, int64_t* compressed_size) {
     compressed.clear();
     FLOE_TRY(codec.compress(options.codec, reinterpret_cast<const uint8_t*>(body.data()),
                             body.size(), options.compression_level, &compressed));
@@ -972,8 +972,8 @@ struct ParquetWriter::Impl {
     }
     header.clear();
     encode_page_header(h, &header);
-    dst->append(header);
-    dst->append(compressed);
+    dst->append(header.data(), header.size());
+    dst->append(compressed.data(), compressed.size());
     *uncompressed += static_cast<int64_t>(header.size() + body.size());
     *compressed_size += static_cast<int64_t>(header.size() + compressed.size());
     return Status::OK();
@@ -1097,7 +1097,7 @@ struct ParquetWriter::Impl {
       meta.encodings = {Encoding::kPlain, Encoding::kRle};
     }
     meta.data_page_offset = static_cast<int64_t>(out.size());
-    out.append(l.pages);
+    out.append(l.pages.data(), l.pages.size());
     meta.total_uncompressed_size += l.rg_uncompressed;
     meta.total_compressed_size += l.rg_compressed;
     l.column_size += meta.total_compressed_size;
@@ -1114,10 +1114,7 @@ struct ParquetWriter::Impl {
     rg.file_offset = start;
     int64_t bytes = 0;
     for (const auto& l : leaves) bytes += l.rg_compressed + (l.dict_pages ? (1 << 20) : 0);
-    // Grow the file buffer geometrically but at least by this row group.
-    if (out.capacity() < out.size() + static_cast<size_t>(bytes)) {
-      out.reserve(std::max(out.capacity() * 2, out.size() + static_cast<size_t>(bytes)));
-    }
+    out.reserve(out.size() + static_cast<size_t>(bytes));
     for (auto& l : leaves) {
       ColumnChunk c;
       FLOE_TRY(write_chunk(l, &c));
@@ -1157,7 +1154,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::open(FileIOPtr io, std::st
     if (!st.ok()) return st.with_context(im.path);
     im.nodes.push_back(std::move(n));
   }
-  im.out = "PAR1";
+  im.out.append("PAR1", 4);
   return w;
 }
 
@@ -1214,10 +1211,12 @@ Result<DataFileMetrics> ParquetWriter::close() {
   im.metadata.created_by = im.options.created_by;
   im.metadata.key_value_metadata = im.options.key_value_metadata;
   std::string footer = encode_file_metadata(im.metadata);
-  im.out.append(footer);
-  put_le32(static_cast<uint32_t>(footer.size()), &im.out);
-  im.out.append("PAR1");
-  FLOE_TRY(im.io->write_file(im.path, im.out));
+  uint32_t footer_len = static_cast<uint32_t>(footer.size());
+  im.out.append(footer.data(), footer.size());
+  im.out.append(&footer_len, 4);
+  im.out.append("PAR1", 4);
+  FLOE_TRY(im.io->write_file(
+      im.path, std::string_view(reinterpret_cast<const char*>(im.out.data()), im.out.size())));
 
   DataFileMetrics m;
   m.record_count = im.total_rows;
@@ -1254,8 +1253,7 @@ Result<DataFileMetrics> ParquetWriter::close() {
     m.lower_bounds[l.field_id] = lo;
     m.upper_bounds[l.field_id] = hi;
   }
-  im.out.clear();
-  im.out.shrink_to_fit();
+  im.out = Buffer();
   return m;
 }
 
