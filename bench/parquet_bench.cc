@@ -31,7 +31,7 @@ std::string bench_codec() {
   return env ? env : "zstd";
 }
 
-int bench_threads() {
+int bench_threads() {  // DuckDB's threads and floe's
   const char* env = std::getenv("FLOE_BENCH_THREADS");
   return env ? std::max(1, std::atoi(env)) : 1;
 }
@@ -60,6 +60,7 @@ parquet::WriterOptions bench_writer_options() {
   std::map<std::string, std::string> props = {{"write.parquet.compression-codec", bench_codec()}};
   auto o = parquet::WriterOptions::from_properties(props, bench_schema());
   if (!o.ok()) std::abort();
+  o->threads = bench_threads();
   return *o;
 }
 
@@ -121,7 +122,9 @@ Result<parquet::DataFileMetrics> write_file(const std::string& path) {
 }
 
 Result<int64_t> read_file(const std::string& path) {
-  auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path));
+  parquet::ReaderOptions options;
+  options.threads = bench_threads();
+  auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path, options));
   int64_t rows = 0;
   while (true) {
     auto b = FLOE_TRY(r->next_batch());

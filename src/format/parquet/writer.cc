@@ -5,6 +5,9 @@
 #include <cstring>
 #include <functional>
 
+#include <mutex>
+
+#include "floe/util/thread_pool.h"
 #include "format/parquet/codec.h"
 #include "format/parquet/encoding.h"
 
@@ -353,6 +356,8 @@ class DictBuilder {
     type_ = type;
     width_ = ColumnVector::value_width(*type);
     table_.assign(1024, -1);
+    slots4_.clear();
+    slots8_.clear();
     keys4_.clear();
     keys8_.clear();
     hashes_.clear();
@@ -388,9 +393,13 @@ class DictBuilder {
   }
 
  private:
+  // Every input bit reaches the low bits the table uses (doubles differ mostly in high bits).
   static uint64_t mix(uint64_t x) {
-    x *= 0x9E3779B97F4A7C15ull;
-    return x ^ (x >> 29);
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    return x ^ (x >> 33);
   }
 
   // Mostly distinct values: a dictionary would not pay.
@@ -408,26 +417,30 @@ class DictBuilder {
     table_ = std::move(next);
   }
 
-  // 4- and 8-byte values: keys compared as integers, not bytes.
+  // 4- and 8-byte values: keys compared as integers, not bytes, and stored in the slots so a
+  // probe touches one cache line.
   template <typename K>
   bool add_fixed(const ColumnVector& v, uint32_t* indices, int64_t limit, std::vector<K>* keys) {
     int64_t n = v.length();
     const K* in = reinterpret_cast<const K*>(v.values().data());
+    std::vector<Slot<K>>& table = slots<K>();
+    if (table.empty()) table.assign(1024, Slot<K>{0, -1});
     for (int64_t i = 0; i < n; ++i) {
       K key = in[i];
-      size_t mask = table_.size() - 1;
+      size_t mask = table.size() - 1;
       size_t slot = mix(key) & mask;
       while (true) {
-        int32_t e = table_[slot];
-        if (e < 0) {
-          table_[slot] = static_cast<int32_t>(count_);
+        Slot<K>& e = table[slot];
+        if (e.index < 0) {
+          e.key = key;
+          e.index = static_cast<int32_t>(count_);
           keys->push_back(key);
           indices[i] = static_cast<uint32_t>(count_++);
-          if (static_cast<size_t>(count_) * 2 > table_.size()) grow_table(keys);
+          if (static_cast<size_t>(count_) * 2 > table.size()) grow_slots(&table);
           break;
         }
-        if ((*keys)[e] == key) {
-          indices[i] = static_cast<uint32_t>(e);
+        if (e.key == key) {
+          indices[i] = static_cast<uint32_t>(e.index);
           break;
         }
         slot = (slot + 1) & mask;
@@ -436,6 +449,32 @@ class DictBuilder {
       if (count_ * static_cast<int64_t>(sizeof(K)) > limit || too_distinct()) return false;
     }
     return true;
+  }
+
+  template <typename K>
+  struct Slot {
+    K key;
+    int32_t index;
+  };
+  template <typename K>
+  std::vector<Slot<K>>& slots() {
+    if constexpr (sizeof(K) == 4) {
+      return slots4_;
+    } else {
+      return slots8_;
+    }
+  }
+  template <typename K>
+  static void grow_slots(std::vector<Slot<K>>* table) {
+    std::vector<Slot<K>> next(table->size() * 2, Slot<K>{0, -1});
+    size_t m2 = next.size() - 1;
+    for (const Slot<K>& e : *table) {
+      if (e.index < 0) continue;
+      size_t sl = mix(e.key) & m2;
+      while (next[sl].index >= 0) sl = (sl + 1) & m2;
+      next[sl] = e;
+    }
+    *table = std::move(next);
   }
 
   bool add_bytes(const ColumnVector& v, uint32_t* indices, int64_t limit) {
@@ -473,7 +512,9 @@ class DictBuilder {
 
   TypePtr type_;
   int width_ = 0;
-  std::vector<int32_t> table_;
+  std::vector<int32_t> table_;  // byte keys: indices into the uniques
+  std::vector<Slot<uint32_t>> slots4_;
+  std::vector<Slot<uint64_t>> slots8_;
   std::vector<uint32_t> keys4_;
   std::vector<uint64_t> keys8_;
   std::vector<uint64_t> hashes_;
@@ -531,11 +572,50 @@ struct ParquetWriter::Impl {
   Buffer out;  // the file so far
   int64_t buffered_rows = 0;
   int64_t total_rows = 0;
-  PageCodec codec;
-  std::string page, compressed, header;
-  std::vector<uint32_t> indices;
   std::vector<int64_t> split_offsets;
   bool closed = false;
+  // Encoding scratch: one per task running at a time (columns encode in parallel with threads).
+  struct Scratch {
+    PageCodec codec;
+    std::string page, compressed, header;
+    std::vector<uint32_t> indices;
+  };
+  std::unique_ptr<ThreadPool> pool;  // threads > 1
+  std::mutex scratch_mu;
+  std::vector<std::unique_ptr<Scratch>> scratches;
+
+  std::unique_ptr<Scratch> take_scratch() {
+    std::lock_guard<std::mutex> lock(scratch_mu);
+    if (scratches.empty()) return std::make_unique<Scratch>();
+    auto s = std::move(scratches.back());
+    scratches.pop_back();
+    return s;
+  }
+  void give_scratch(std::unique_ptr<Scratch> s) {
+    std::lock_guard<std::mutex> lock(scratch_mu);
+    scratches.push_back(std::move(s));
+  }
+  // Runs fn(i) for i in [0, n): on the pool when there is one.
+  Status for_each(size_t n, const std::function<Status(size_t, Scratch&)>& fn) {
+    if (!pool || n < 2) {
+      auto s = take_scratch();
+      for (size_t i = 0; i < n; ++i) {
+        Status st = fn(i, *s);
+        if (!st.ok()) {
+          give_scratch(std::move(s));
+          return st;
+        }
+      }
+      give_scratch(std::move(s));
+      return Status::OK();
+    }
+    return pool->parallel_for(n, [&](size_t i) {
+      auto s = take_scratch();
+      Status st = fn(i, *s);
+      give_scratch(std::move(s));
+      return st;
+    });
+  }
 
   Status add_field(const NestedField& f, int16_t def, int16_t rep, bool in_rep,
                    std::vector<std::string> path, const std::string& name, WNode* node) {
@@ -714,7 +794,7 @@ struct ParquetWriter::Impl {
 
   // Top-level primitive columns: levels from the validity bitmap, values copied in bulk, pages
   // encoded and compressed as they fill.
-  Status write_flat(const ColumnVector& col, WLeaf& l) {
+  Status write_flat(const ColumnVector& col, WLeaf& l, Scratch& sc) {
     int64_t n = col.length();
     if (l.max_def == 0 && col.null_count() > 0) {
       return invalid_argument("null value in required column {}", l.path.back());
@@ -724,7 +804,7 @@ struct ParquetWriter::Impl {
       int64_t k = page_room(l, col, b, n);
       append_flat(col, l, b, b + k);
       b += k;
-      if (page_full(l)) FLOE_TRY(flush_page(l));
+      if (page_full(l)) FLOE_TRY(flush_page(l, sc));
     }
     return Status::OK();
   }
@@ -950,10 +1030,12 @@ struct ParquetWriter::Impl {
   }
 
   // Compresses `body` and appends the page (header + body) to `dst`.
-  Status emit_page(const std::string& body, int32_t num_values, bool dictionary, Encoding enc,
-                   Buffer* dst, int64_t* uncompressed, int64_t* compressed_size) {
+  Status emit_page(Scratch& sc, const std::string& body, int32_t num_values, bool dictionary,
+                   Encoding enc, Buffer* dst, int64_t* uncompressed, int64_t* compressed_size) {
+    std::string& compressed = sc.compressed;
+    std::string& header = sc.header;
     compressed.clear();
-    FLOE_TRY(codec.compress(options.codec, reinterpret_cast<const uint8_t*>(body.data()),
+    FLOE_TRY(sc.codec.compress(options.codec, reinterpret_cast<const uint8_t*>(body.data()),
                             body.size(), options.compression_level, &compressed));
     PageHeader h;
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
@@ -990,8 +1072,10 @@ struct ParquetWriter::Impl {
 
   // Encodes, compresses and appends the current page of `l` to its column chunk, and folds its
   // values into the chunk statistics.
-  Status flush_page(WLeaf& l) {
+  Status flush_page(WLeaf& l, Scratch& sc) {
     if (l.page_entries == 0) return Status::OK();
+    std::string& page = sc.page;
+    std::vector<uint32_t>& indices = sc.indices;
     const ColumnVector& v = *l.page;
     int64_t n = v.length();
     int64_t lo, hi, nans;
@@ -1033,7 +1117,7 @@ struct ParquetWriter::Impl {
       encode_plain(l, v, 0, n, &page);
       l.plain_pages = true;
     }
-    FLOE_TRY(emit_page(page, static_cast<int32_t>(l.page_entries), false,
+    FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(l.page_entries), false,
                        dict ? Encoding::kRleDictionary : Encoding::kPlain, &l.pages,
                        &l.rg_uncompressed, &l.rg_compressed));
     l.rg_entries += l.page_entries;
@@ -1052,7 +1136,8 @@ struct ParquetWriter::Impl {
     return b;
   }
 
-  Status write_chunk(WLeaf& l, ColumnChunk* chunk) {
+  Status write_chunk(WLeaf& l, ColumnChunk* chunk, Scratch& sc) {
+    std::string& page = sc.page;
     ColumnMetaData meta;
     meta.type = l.physical;
     meta.path_in_schema = l.path;
@@ -1090,7 +1175,7 @@ struct ParquetWriter::Impl {
       ColumnPtr u = l.dict.uniques();
       page.clear();
       encode_plain(l, *u, 0, u->length(), &page);
-      FLOE_TRY(emit_page(page, static_cast<int32_t>(u->length()), true, Encoding::kPlain, &out,
+      FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(u->length()), true, Encoding::kPlain, &out,
                          &meta.total_uncompressed_size, &meta.total_compressed_size));
       meta.encodings = {Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary};
     } else {
@@ -1107,7 +1192,7 @@ struct ParquetWriter::Impl {
 
   Status flush_row_group() {
     if (buffered_rows == 0) return Status::OK();
-    for (auto& l : leaves) FLOE_TRY(flush_page(l));
+    FLOE_TRY(for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); }));
     RowGroup rg;
     rg.num_rows = buffered_rows;
     int64_t start = static_cast<int64_t>(out.size());
@@ -1115,13 +1200,16 @@ struct ParquetWriter::Impl {
     int64_t bytes = 0;
     for (const auto& l : leaves) bytes += l.rg_compressed + (l.dict_pages ? (1 << 20) : 0);
     out.reserve(out.size() + static_cast<size_t>(bytes));
+    auto sc = take_scratch();
     for (auto& l : leaves) {
       ColumnChunk c;
-      FLOE_TRY(write_chunk(l, &c));
+      Status st = write_chunk(l, &c, *sc);
+      if (!st.ok()) return st;
       rg.total_byte_size += c.meta_data->total_uncompressed_size;
       rg.columns.push_back(std::move(c));
       start_chunk(l);
     }
+    give_scratch(std::move(sc));
     rg.total_compressed_size = static_cast<int64_t>(out.size()) - start;
     rg.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     metadata.row_groups.push_back(std::move(rg));
@@ -1155,6 +1243,7 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::open(FileIOPtr io, std::st
     im.nodes.push_back(std::move(n));
   }
   im.out.append("PAR1", 4);
+  if (im.options.threads > 1) im.pool = std::make_unique<ThreadPool>(im.options.threads);
   return w;
 }
 
@@ -1175,22 +1264,23 @@ Status ParquetWriter::write(const ColumnBatch& batch) {
       return invalid_argument("{}: column {} has {} values for {} rows", im.path, im.fields[c].name,
                               col.length(), batch.num_rows);
     }
+  }
+  // Columns encode independently (in parallel with threads).
+  Status st = im.for_each(batch.columns.size(), [&](size_t c, Impl::Scratch& sc) -> Status {
+    const ColumnVector& col = *batch.columns[c];
     const WNode& n = im.nodes[c];
-    if (n.kind == WNode::kPrim) {
-      Status st = im.write_flat(col, im.leaves[n.leaf]);
-      if (!st.ok()) return st.with_context(im.path);
-    } else {
-      for (int64_t i = 0; i < batch.num_rows; ++i) {
-        Status st = im.shred(col, i, n, 0, 0);
-        if (!st.ok())
-          return st.with_context(fmt::format("{}: column {}", im.path, im.fields[c].name));
-        // Pages end at row boundaries, so a page never splits a list.
-        for (int li : n.leaves) {
-          if (im.page_full(im.leaves[li])) FLOE_TRY(im.flush_page(im.leaves[li]));
-        }
+    if (n.kind == WNode::kPrim) return im.write_flat(col, im.leaves[n.leaf], sc);
+    for (int64_t i = 0; i < batch.num_rows; ++i) {
+      Status st = im.shred(col, i, n, 0, 0);
+      if (!st.ok()) return st.with_context(fmt::format("column {}", im.fields[c].name));
+      // Pages end at row boundaries, so a page never splits a list.
+      for (int li : n.leaves) {
+        if (im.page_full(im.leaves[li])) FLOE_TRY(im.flush_page(im.leaves[li], sc));
       }
     }
-  }
+    return Status::OK();
+  });
+  if (!st.ok()) return st.with_context(im.path);
   im.buffered_rows += batch.num_rows;
   if (im.buffered_bytes() >= im.options.row_group_size_bytes) FLOE_TRY(im.flush_row_group());
   return Status::OK();
@@ -1215,6 +1305,7 @@ Result<DataFileMetrics> ParquetWriter::close() {
   im.out.append(footer.data(), footer.size());
   im.out.append(&footer_len, 4);
   im.out.append("PAR1", 4);
+  if (im.options.threads > 1) im.pool = std::make_unique<ThreadPool>(im.options.threads);
   FLOE_TRY(im.io->write_file(
       im.path, std::string_view(reinterpret_cast<const char*>(im.out.data()), im.out.size())));
 
