@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
-
 #include <mutex>
 
 #include "floe/util/thread_pool.h"
@@ -254,7 +253,6 @@ struct WNode {
   std::vector<WNode> children;
   std::vector<int> leaves;  // every leaf under this node
 };
-
 
 int decimal_flba_length(int precision) {
   static const int kLen[] = {9,  9,  9,  10, 10, 11, 11, 11, 12, 12,
@@ -541,8 +539,8 @@ struct WLeaf {
   Buffer pages;
   int64_t rg_entries = 0, rg_dense = 0, rg_nans = 0;
   int64_t rg_uncompressed = 0, rg_compressed = 0;  // data pages, headers included
-  bool dict_on = false;     // pages are still dictionary-encoded
-  bool dict_pages = false;  // some page of this chunk is
+  bool dict_on = false;                            // pages are still dictionary-encoded
+  bool dict_pages = false;                         // some page of this chunk is
   bool plain_pages = false;
   DictBuilder dict;
   std::optional<Literal> rg_lo, rg_hi;  // chunk min/max and their statistics bytes
@@ -1036,7 +1034,7 @@ struct ParquetWriter::Impl {
     std::string& header = sc.header;
     compressed.clear();
     FLOE_TRY(sc.codec.compress(options.codec, reinterpret_cast<const uint8_t*>(body.data()),
-                            body.size(), options.compression_level, &compressed));
+                               body.size(), options.compression_level, &compressed));
     PageHeader h;
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
     h.compressed_page_size = static_cast<int32_t>(compressed.size());
@@ -1192,7 +1190,8 @@ struct ParquetWriter::Impl {
 
   Status flush_row_group() {
     if (buffered_rows == 0) return Status::OK();
-    FLOE_TRY(for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); }));
+    FLOE_TRY(
+        for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); }));
     RowGroup rg;
     rg.num_rows = buffered_rows;
     int64_t start = static_cast<int64_t>(out.size());
