@@ -2,8 +2,10 @@
 // 10-column table (ids, ints, doubles, timestamps, low- and high-cardinality strings, a flag)
 // written zstd by floe, then read back; BM_ParquetVsDuckDB also times DuckDB (1 thread) on the
 // same file in the same run and reports the ratios. Rows: FLOE_BENCH_ROWS (default 1M; the
-// issue's workload is 10M).
+// issue's workload is 10M). Codec: FLOE_BENCH_CODEC (zstd, snappy, uncompressed; default zstd,
+// level 3 on both sides). Threads: FLOE_BENCH_THREADS (default 1), given to DuckDB and to floe.
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -25,6 +27,16 @@ int64_t bench_rows() {
   return env ? std::atoll(env) : 1000000;
 }
 
+std::string bench_codec() {
+  const char* env = std::getenv("FLOE_BENCH_CODEC");
+  return env ? env : "zstd";
+}
+
+int bench_threads() {  // DuckDB's threads and floe's
+  const char* env = std::getenv("FLOE_BENCH_THREADS");
+  return env ? std::max(1, std::atoi(env)) : 1;
+}
+
 NestedField field(int32_t id, const char* name, TypePtr type, bool required) {
   NestedField f;
   f.id = id;
@@ -43,6 +55,14 @@ const Schema& bench_schema() {
        field(7, "local_ts", Type::timestamp(), false), field(8, "country", Type::string(), false),
        field(9, "user", Type::string(), false), field(10, "flag", Type::boolean(), false)});
   return schema;
+}
+
+parquet::WriterOptions bench_writer_options() {
+  std::map<std::string, std::string> props = {{"write.parquet.compression-codec", bench_codec()}};
+  auto o = parquet::WriterOptions::from_properties(props, bench_schema());
+  if (!o.ok()) std::abort();
+  o->threads = bench_threads();
+  return *o;
 }
 
 // Batches of 64k rows, generated once.
@@ -96,13 +116,16 @@ fs::path bench_dir() {
 }
 
 Result<parquet::DataFileMetrics> write_file(const std::string& path) {
-  auto w = FLOE_TRY(parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema()));
+  auto w = FLOE_TRY(parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema(),
+                                                 bench_writer_options()));
   for (const auto& b : bench_batches()) FLOE_TRY(w->write(b));
   return w->close();
 }
 
 Result<int64_t> read_file(const std::string& path) {
-  auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path));
+  parquet::ReaderOptions options;
+  options.threads = bench_threads();
+  auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path, options));
   int64_t rows = 0;
   while (true) {
     auto b = FLOE_TRY(r->next_batch());
@@ -146,28 +169,45 @@ void BM_ParquetRead(benchmark::State& state) {
 }
 BENCHMARK(BM_ParquetRead)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+struct Timing {
+  double wall = 1e30, cpu = 1e30;  // seconds; cpu: the process, every thread
+};
+
+double process_cpu_seconds() {
+  struct rusage u;
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+}
+
+// Best wall and best CPU time of `runs` calls (the machine is shared: CPU time is the steadier).
 template <typename F>
-double best_seconds(int runs, F&& f) {
-  double best = 1e30;
+Timing best_times(int runs, F&& f) {
+  Timing best;
   for (int i = 0; i < runs; ++i) {
+    double c0 = process_cpu_seconds();
     auto t0 = std::chrono::steady_clock::now();
     f();
-    best = std::min(best,
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best.wall = std::min(
+        best.wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    best.cpu = std::min(best.cpu, process_cpu_seconds() - c0);
   }
   return best;
 }
 
-// floe vs DuckDB (1 thread) on the same file in the same run. Targets: read >= 1x, write >= 2x.
+// floe vs DuckDB on the same file in the same run, both with FLOE_BENCH_THREADS threads. Targets:
+// read >= 1x, write >= 2x. Ratios of wall time (read_ratio, write_ratio) and of process CPU time
+// (*_cpu: steadier on a shared machine; with threads it sums them).
 void BM_ParquetVsDuckDB(benchmark::State& state) {
   const std::string& path = bench_file();
-  std::string oracle = fs::path(__FILE__).parent_path().parent_path() / "tests" / "oracle";
+  std::string oracle = fs::path(FLOE_SOURCE_DIR) / "tests" / "oracle";
   for (auto _ : state) {
-    double floe_read = best_seconds(3, [&] { (void)read_file(path); });
+    Timing floe_read = best_times(3, [&] { (void)read_file(path); });
     std::string out = (bench_dir() / "again.parquet").string();
-    double floe_write = best_seconds(2, [&] { (void)write_file(out); });
+    Timing floe_write = best_times(2, [&] { (void)write_file(out); });
     std::string cmd = "cd '" + oracle + "' && node parquet_bench_duckdb.mjs '" + path + "' '" +
-                      bench_dir().string() + "'";
+                      bench_dir().string() + "' " + bench_codec() + " " +
+                      std::to_string(bench_threads());
     FILE* pipe = popen(cmd.c_str(), "r");
     std::string text;
     char buf[4096];
@@ -181,12 +221,16 @@ void BM_ParquetVsDuckDB(benchmark::State& state) {
     }
     double rows = static_cast<double>(bench_rows());
     double duck_read = j["read_s"], duck_write = j["write_s"];
-    state.counters["floe_read_Mrows_s"] = rows / floe_read / 1e6;
+    double duck_read_cpu = j["read_cpu_s"], duck_write_cpu = j["write_cpu_s"];
+    state.counters["threads"] = bench_threads();
+    state.counters["floe_read_Mrows_s"] = rows / floe_read.wall / 1e6;
     state.counters["duckdb_read_Mrows_s"] = rows / duck_read / 1e6;
-    state.counters["read_ratio"] = duck_read / floe_read;
-    state.counters["floe_write_Mrows_s"] = rows / floe_write / 1e6;
+    state.counters["read_ratio"] = duck_read / floe_read.wall;
+    state.counters["read_ratio_cpu"] = duck_read_cpu / floe_read.cpu;
+    state.counters["floe_write_Mrows_s"] = rows / floe_write.wall / 1e6;
     state.counters["duckdb_write_Mrows_s"] = rows / duck_write / 1e6;
-    state.counters["write_ratio"] = duck_write / floe_write;
+    state.counters["write_ratio"] = duck_write / floe_write.wall;
+    state.counters["write_ratio_cpu"] = duck_write_cpu / floe_write.cpu;
     state.counters["floe_file_MB"] = static_cast<double>(fs::file_size(path)) / 1e6;
     state.counters["duckdb_file_MB"] =
         static_cast<double>(fs::file_size(bench_dir() / "duckdb_out.parquet")) / 1e6;

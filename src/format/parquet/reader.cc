@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <mutex>
 #include <set>
 
+#include "floe/util/thread_pool.h"
 #include "format/parquet/column_decoder.h"
 #include "format/parquet/schema_internal.h"
 
@@ -202,8 +204,41 @@ bool prune(MNode& m, const std::set<int32_t>& ids) {
 struct ParquetReader::Impl {
   FileSchema fs;
   std::vector<MNode> selected;  // projected top-level fields
-  ColumnDecoder decoder;
-  std::vector<int16_t> defs, reps;
+  // Decoding state: one per task running at a time.
+  struct DecodeState {
+    ColumnDecoder decoder;
+    std::vector<int16_t> defs, reps;
+  };
+  std::unique_ptr<ThreadPool> pool;  // threads > 1
+  std::mutex mu;
+  std::vector<std::unique_ptr<DecodeState>> states;
+
+  std::unique_ptr<DecodeState> take() {
+    std::lock_guard<std::mutex> lock(mu);
+    if (states.empty()) return std::make_unique<DecodeState>();
+    auto s = std::move(states.back());
+    states.pop_back();
+    return s;
+  }
+  void give(std::unique_ptr<DecodeState> s) {
+    std::lock_guard<std::mutex> lock(mu);
+    states.push_back(std::move(s));
+  }
+  Status for_each(size_t n, const std::function<Status(size_t, DecodeState&)>& fn) {
+    if (!pool || n < 2) {
+      auto s = take();
+      Status st;
+      for (size_t i = 0; i < n && st.ok(); ++i) st = fn(i, *s);
+      give(std::move(s));
+      return st;
+    }
+    return pool->parallel_for(n, [&](size_t i) {
+      auto s = take();
+      Status st = fn(i, *s);
+      give(std::move(s));
+      return st;
+    });
+  }
 };
 
 ParquetReader::~ParquetReader() = default;
@@ -257,6 +292,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::open(FileIOPtr io, std::st
   auto fs = internal::map_schema(r->metadata_, options.name_mapping);
   if (!fs.ok()) return fail(fs.status());
   r->impl_ = std::make_unique<Impl>();
+  if (options.threads > 1) r->impl_->pool = std::make_unique<ThreadPool>(options.threads);
   r->impl_->fs = std::move(*fs);
   // Validate the row groups against the schema and the file once, so reads can trust them.
   size_t ncols = r->impl_->fs.leaves.size();
@@ -417,7 +453,8 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
   ColumnBatch batch = ColumnBatch::make(output_fields_);
   batch.num_rows = rg.num_rows;
   Impl& im = *impl_;
-  for (size_t f = 0; f < im.selected.size(); ++f) {
+  // Top-level fields decode independently (in parallel with threads).
+  auto read_field = [&](size_t f, Impl::DecodeState& ds) -> Status {
     const MNode& top = im.selected[f];
     ColumnVector* col = batch.columns[f].get();
     std::vector<Step> prefix;
@@ -454,20 +491,26 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
       auto bytes = io_->read_range(path_, start, meta.total_compressed_size);
       if (!bytes.ok()) return bytes.status().with_context(path_);
       ColumnVector* leaf_col = steps.back().col;
-      Status st = im.decoder.decode(spec, meta, *bytes, leaf_col, &im.defs, &im.reps);
+      Status st = ds.decoder.decode(spec, meta, *bytes, leaf_col, &ds.defs, &ds.reps);
       if (!st.ok()) {
         std::string name;
         for (const auto& p : meta.path_in_schema) name += (name.empty() ? "" : ".") + p;
         return st.with_context(fmt::format("{}: row group {} column {}", path_, index, name));
       }
       int64_t entries = meta.num_values;
-      const int16_t* d = im.defs.empty() ? nullptr : im.defs.data();
-      const int16_t* r = im.reps.empty() ? nullptr : im.reps.data();
+      const int16_t* d = ds.defs.empty() ? nullptr : ds.defs.data();
+      const int16_t* r = ds.reps.empty() ? nullptr : ds.reps.data();
       if (pn.rep == 0) {
         // Flat: one entry per row; each step is valid iff the level reaches it.
         if (entries != rg.num_rows) {
           return invalid_data("{}: row group {} has {} rows, a column {} values", path_, index,
                               rg.num_rows, entries);
+        }
+        if (steps.size() == 1 && leaf_col->length() == entries) {
+          // A top-level column without nulls: the values are the column.
+          leaf_col->set_null_count(0);
+          leaf_col->validity().clear();
+          continue;
         }
         for (auto& s : steps) {
           if (!s.owner) continue;
@@ -546,7 +589,9 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
         s.col->set_validity_from_bytes(s.valid->data(), static_cast<int64_t>(s.valid->size()));
       }
     }
-  }
+    return Status::OK();
+  };
+  FLOE_TRY(im.for_each(im.selected.size(), read_field));
   return batch;
 }
 

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <mutex>
 
+#include "floe/util/thread_pool.h"
 #include "format/parquet/codec.h"
 #include "format/parquet/encoding.h"
 
@@ -252,24 +254,6 @@ struct WNode {
   std::vector<int> leaves;  // every leaf under this node
 };
 
-struct WLeaf {
-  int32_t field_id = 0;
-  std::vector<std::string> path;
-  TypePtr type;
-  PhysicalType physical = PhysicalType::kInt32;
-  int type_length = 0;
-  int16_t max_def = 0;
-  int16_t max_rep = 0;
-  bool in_repeated = false;
-  MetricsMode mode;
-  ColumnPtr values;  // dense (non-null) values of the current row group
-  std::vector<int16_t> defs, reps;
-  int64_t entries = 0;
-  // File totals for the Iceberg metrics.
-  int64_t value_count = 0, null_count = 0, nan_count = 0, column_size = 0;
-  std::optional<Literal> lower, upper;
-};
-
 int decimal_flba_length(int precision) {
   static const int kLen[] = {9,  9,  9,  10, 10, 11, 11, 11, 12, 12,
                              13, 13, 13, 14, 14, 15, 15, 16, 16, 16};
@@ -363,77 +347,137 @@ bool float_less(F a, F b) {
   return a < b || (a == b && std::signbit(a) && !std::signbit(b));
 }
 
-// Open-addressing dictionary over the dense values of one column chunk.
+// Open-addressing dictionary of one column chunk, fed page by page.
 class DictBuilder {
  public:
-  // Returns false when the dictionary would pass `limit` bytes (the caller falls back to PLAIN).
-  bool build(const ColumnVector& v, int64_t limit) {
-    uniques_ = ColumnVector::make(v.type());
-    indices_.resize(static_cast<size_t>(v.length()));
+  void reset(const TypePtr& type) {
+    type_ = type;
+    width_ = ColumnVector::value_width(*type);
     table_.assign(1024, -1);
-    int w = v.value_width();
-    if (w == 4) return build_fixed<uint32_t>(v, limit);
-    if (w == 8) return build_fixed<uint64_t>(v, limit);
-    return build_bytes(v, limit);
+    slots4_.clear();
+    slots8_.clear();
+    keys4_.clear();
+    keys8_.clear();
+    hashes_.clear();
+    if (!bytes_uniques_ || !same_type(bytes_uniques_->type(), type)) {
+      bytes_uniques_ = ColumnVector::make(type);
+    } else {
+      bytes_uniques_->clear();
+    }
+    count_ = 0;
+    bytes_ = 0;
+    seen_ = 0;
   }
-  const ColumnVector& uniques() const { return *uniques_; }
-  const std::vector<uint32_t>& indices() const { return indices_; }
+  // Adds the dense values of `v`, writing their indices. Returns false when the dictionary
+  // passes `limit` bytes or the values look mostly distinct (the caller stops using it).
+  bool add(const ColumnVector& v, uint32_t* indices, int64_t limit) {
+    if (width_ == 4) return add_fixed<uint32_t>(v, indices, limit, &keys4_);
+    if (width_ == 8) return add_fixed<uint64_t>(v, indices, limit, &keys8_);
+    return add_bytes(v, indices, limit);
+  }
+  int64_t size() const { return count_; }
+  int64_t seen() const { return seen_; }
+  // The dictionary values, in index order.
+  ColumnPtr uniques() const {
+    if (width_ != 4 && width_ != 8) return bytes_uniques_;
+    ColumnPtr u = ColumnVector::make(type_);
+    if (width_ == 4) {
+      u->values().append(keys4_.data(), keys4_.size() * 4);
+    } else {
+      u->values().append(keys8_.data(), keys8_.size() * 8);
+    }
+    u->set_length(count_);
+    return u;
+  }
 
  private:
+  // Every input bit reaches the low bits the table uses (doubles differ mostly in high bits).
   static uint64_t mix(uint64_t x) {
-    x *= 0x9E3779B97F4A7C15ull;
-    return x ^ (x >> 29);
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ull;
+    return x ^ (x >> 33);
   }
 
-  // 4- and 8-byte values: keys compared as integers, not bytes.
+  // Mostly distinct values: a dictionary would not pay.
+  bool too_distinct() const { return seen_ == 65536 && count_ > 60000; }
+
   template <typename K>
-  bool build_fixed(const ColumnVector& v, int64_t limit) {
+  void grow_table(const std::vector<K>* keys) {
+    std::vector<int32_t> next(table_.size() * 2, -1);
+    size_t m2 = next.size() - 1;
+    for (int64_t e = 0; e < count_; ++e) {
+      size_t sl = (keys ? mix((*keys)[e]) : hashes_[e]) & m2;
+      while (next[sl] >= 0) sl = (sl + 1) & m2;
+      next[sl] = static_cast<int32_t>(e);
+    }
+    table_ = std::move(next);
+  }
+
+  // 4- and 8-byte values: keys compared as integers, not bytes, and stored in the slots so a
+  // probe touches one cache line.
+  template <typename K>
+  bool add_fixed(const ColumnVector& v, uint32_t* indices, int64_t limit, std::vector<K>* keys) {
     int64_t n = v.length();
     const K* in = reinterpret_cast<const K*>(v.values().data());
-    std::vector<K> keys;
-    int64_t count = 0;
+    std::vector<Slot<K>>& table = slots<K>();
+    if (table.empty()) table.assign(1024, Slot<K>{0, -1});
     for (int64_t i = 0; i < n; ++i) {
       K key = in[i];
-      size_t mask = table_.size() - 1;
+      size_t mask = table.size() - 1;
       size_t slot = mix(key) & mask;
       while (true) {
-        int32_t e = table_[slot];
-        if (e < 0) {
-          table_[slot] = static_cast<int32_t>(count);
-          keys.push_back(key);
-          indices_[i] = static_cast<uint32_t>(count++);
+        Slot<K>& e = table[slot];
+        if (e.index < 0) {
+          e.key = key;
+          e.index = static_cast<int32_t>(count_);
+          keys->push_back(key);
+          indices[i] = static_cast<uint32_t>(count_++);
+          if (static_cast<size_t>(count_) * 2 > table.size()) grow_slots(&table);
           break;
         }
-        if (keys[e] == key) {
-          indices_[i] = static_cast<uint32_t>(e);
+        if (e.key == key) {
+          indices[i] = static_cast<uint32_t>(e.index);
           break;
         }
         slot = (slot + 1) & mask;
       }
-      if (count * static_cast<int64_t>(sizeof(K)) > limit) return false;
-      if (i == 65535 && count > 60000) return false;
-      if (static_cast<size_t>(count) * 2 > table_.size()) {
-        std::vector<int32_t> next(table_.size() * 2, -1);
-        size_t m2 = next.size() - 1;
-        for (int64_t e = 0; e < count; ++e) {
-          size_t sl = mix(keys[e]) & m2;
-          while (next[sl] >= 0) sl = (sl + 1) & m2;
-          next[sl] = static_cast<int32_t>(e);
-        }
-        table_ = std::move(next);
-      }
+      ++seen_;
+      if (count_ * static_cast<int64_t>(sizeof(K)) > limit || too_distinct()) return false;
     }
-    uniques_->values().append(keys.data(), keys.size() * sizeof(K));
-    uniques_->set_length(count);
     return true;
   }
 
-  bool build_bytes(const ColumnVector& v, int64_t limit) {
+  template <typename K>
+  struct Slot {
+    K key;
+    int32_t index;
+  };
+  template <typename K>
+  std::vector<Slot<K>>& slots() {
+    if constexpr (sizeof(K) == 4) {
+      return slots4_;
+    } else {
+      return slots8_;
+    }
+  }
+  template <typename K>
+  static void grow_slots(std::vector<Slot<K>>* table) {
+    std::vector<Slot<K>> next(table->size() * 2, Slot<K>{0, -1});
+    size_t m2 = next.size() - 1;
+    for (const Slot<K>& e : *table) {
+      if (e.index < 0) continue;
+      size_t sl = mix(e.key) & m2;
+      while (next[sl].index >= 0) sl = (sl + 1) & m2;
+      next[sl] = e;
+    }
+    *table = std::move(next);
+  }
+
+  bool add_bytes(const ColumnVector& v, uint32_t* indices, int64_t limit) {
     int64_t n = v.length();
-    int w = v.value_width();
-    int64_t count = 0;
-    int64_t bytes = 0;
-    hashes_.clear();
+    ColumnVector& u = *bytes_uniques_;
     for (int64_t i = 0; i < n; ++i) {
       std::string_view key = v.bytes_at(i);
       uint64_t h = hash_bytes(reinterpret_cast<const uint8_t*>(key.data()), key.size());
@@ -442,40 +486,73 @@ class DictBuilder {
       while (true) {
         int32_t e = table_[slot];
         if (e < 0) {
-          table_[slot] = static_cast<int32_t>(count);
-          uniques_->append_bytes(key);
+          table_[slot] = static_cast<int32_t>(count_);
+          u.append_bytes(key);
           hashes_.push_back(h);
-          bytes += static_cast<int64_t>(key.size()) + (w > 0 ? 0 : 4);
-          indices_[i] = static_cast<uint32_t>(count++);
+          bytes_ += static_cast<int64_t>(key.size()) + (width_ > 0 ? 0 : 4);
+          indices[i] = static_cast<uint32_t>(count_++);
+          if (static_cast<size_t>(count_) * 2 > table_.size()) {
+            grow_table<uint64_t>(nullptr);
+          }
           break;
         }
-        if (hashes_[e] == h && uniques_->bytes_at(e) == key) {
-          indices_[i] = static_cast<uint32_t>(e);
+        if (hashes_[e] == h && u.bytes_at(e) == key) {
+          indices[i] = static_cast<uint32_t>(e);
           break;
         }
         slot = (slot + 1) & mask;
       }
-      if (bytes > limit) return false;
-      // Mostly distinct values: a dictionary would not pay.
-      if (i == 65535 && count > 60000) return false;
-      if (static_cast<size_t>(count) * 2 > table_.size()) {
-        std::vector<int32_t> next(table_.size() * 2, -1);
-        size_t m2 = next.size() - 1;
-        for (int64_t e = 0; e < count; ++e) {
-          size_t sl = hashes_[e] & m2;
-          while (next[sl] >= 0) sl = (sl + 1) & m2;
-          next[sl] = static_cast<int32_t>(e);
-        }
-        table_ = std::move(next);
-      }
+      ++seen_;
+      if (bytes_ > limit || too_distinct()) return false;
     }
     return true;
   }
 
-  ColumnPtr uniques_;
-  std::vector<uint32_t> indices_;
-  std::vector<int32_t> table_;
+  TypePtr type_;
+  int width_ = 0;
+  std::vector<int32_t> table_;  // byte keys: indices into the uniques
+  std::vector<Slot<uint32_t>> slots4_;
+  std::vector<Slot<uint64_t>> slots8_;
+  std::vector<uint32_t> keys4_;
+  std::vector<uint64_t> keys8_;
   std::vector<uint64_t> hashes_;
+  ColumnPtr bytes_uniques_;
+  int64_t count_ = 0, bytes_ = 0, seen_ = 0;
+};
+
+struct WLeaf {
+  int32_t field_id = 0;
+  std::vector<std::string> path;
+  TypePtr type;
+  PhysicalType physical = PhysicalType::kInt32;
+  int type_length = 0;
+  int width = 0;  // bytes per value in the column vector (0: strings, binary)
+  int16_t max_def = 0;
+  int16_t max_rep = 0;
+  bool in_repeated = false;
+  MetricsMode mode;
+  // The page being filled: dense (non-null) values and the levels of every entry.
+  ColumnPtr page;
+  std::vector<int16_t> defs, reps;
+  int64_t page_entries = 0;
+  // The column chunk of the current row group: finished data pages (headers and bodies).
+  Buffer pages;
+  int64_t rg_entries = 0, rg_dense = 0, rg_nans = 0;
+  int64_t rg_uncompressed = 0, rg_compressed = 0;  // data pages, headers included
+  bool dict_on = false;                            // pages are still dictionary-encoded
+  bool dict_pages = false;                         // some page of this chunk is
+  bool plain_pages = false;
+  DictBuilder dict;
+  std::optional<Literal> rg_lo, rg_hi;  // chunk min/max and their statistics bytes
+  std::string rg_lo_bytes, rg_hi_bytes;
+  // File totals for the Iceberg metrics.
+  int64_t value_count = 0, null_count = 0, nan_count = 0, column_size = 0;
+  std::optional<Literal> lower, upper;
+
+  int64_t page_bytes() const {
+    return static_cast<int64_t>(page->values().size() + page->data().size() +
+                                page->offsets().size() + defs.size() * 2 + reps.size() * 2);
+  }
 };
 
 void put_le32(uint32_t v, std::string* out) { out->append(reinterpret_cast<const char*>(&v), 4); }
@@ -490,14 +567,53 @@ struct ParquetWriter::Impl {
   FileMetaData metadata;
   std::vector<WNode> nodes;  // per top-level field
   std::vector<WLeaf> leaves;
-  std::string out;
+  Buffer out;  // the file so far
   int64_t buffered_rows = 0;
   int64_t total_rows = 0;
-  PageCodec codec;
-  DictBuilder dict;
-  std::string page, compressed, header;
   std::vector<int64_t> split_offsets;
   bool closed = false;
+  // Encoding scratch: one per task running at a time (columns encode in parallel with threads).
+  struct Scratch {
+    PageCodec codec;
+    std::string page, compressed, header;
+    std::vector<uint32_t> indices;
+  };
+  std::unique_ptr<ThreadPool> pool;  // threads > 1
+  std::mutex scratch_mu;
+  std::vector<std::unique_ptr<Scratch>> scratches;
+
+  std::unique_ptr<Scratch> take_scratch() {
+    std::lock_guard<std::mutex> lock(scratch_mu);
+    if (scratches.empty()) return std::make_unique<Scratch>();
+    auto s = std::move(scratches.back());
+    scratches.pop_back();
+    return s;
+  }
+  void give_scratch(std::unique_ptr<Scratch> s) {
+    std::lock_guard<std::mutex> lock(scratch_mu);
+    scratches.push_back(std::move(s));
+  }
+  // Runs fn(i) for i in [0, n): on the pool when there is one.
+  Status for_each(size_t n, const std::function<Status(size_t, Scratch&)>& fn) {
+    if (!pool || n < 2) {
+      auto s = take_scratch();
+      for (size_t i = 0; i < n; ++i) {
+        Status st = fn(i, *s);
+        if (!st.ok()) {
+          give_scratch(std::move(s));
+          return st;
+        }
+      }
+      give_scratch(std::move(s));
+      return Status::OK();
+    }
+    return pool->parallel_for(n, [&](size_t i) {
+      auto s = take_scratch();
+      Status st = fn(i, *s);
+      give_scratch(std::move(s));
+      return st;
+    });
+  }
 
   Status add_field(const NestedField& f, int16_t def, int16_t rep, bool in_rep,
                    std::vector<std::string> path, const std::string& name, WNode* node) {
@@ -521,12 +637,14 @@ struct ParquetWriter::Impl {
       l.type = f.type;
       l.physical = *e.type;
       l.type_length = e.type_length;
+      l.width = ColumnVector::value_width(t);
       l.max_def = d;
       l.max_rep = rep;
       l.in_repeated = in_rep;
       auto it = options.column_metrics.find(f.id);
       l.mode = it != options.column_metrics.end() ? it->second : options.default_metrics;
-      l.values = ColumnVector::make(f.type);
+      l.page = ColumnVector::make(f.type);
+      start_chunk(l);
       leaves.push_back(std::move(l));
       metadata.schema.push_back(std::move(e));
       return Status::OK();
@@ -578,18 +696,30 @@ struct ParquetWriter::Impl {
     return Status::OK();
   }
 
+  // Resets the per-row-group state of a leaf.
+  void start_chunk(WLeaf& l) {
+    l.pages.clear();
+    l.rg_entries = l.rg_dense = l.rg_nans = 0;
+    l.rg_uncompressed = l.rg_compressed = 0;
+    l.dict_on = options.dictionary_enabled && l.type->id() != TypeId::kBoolean;
+    l.dict_pages = l.plain_pages = false;
+    if (l.dict_on) l.dict.reset(l.type);
+    l.rg_lo.reset();
+    l.rg_hi.reset();
+  }
+
   void null_all(const WNode& n, int16_t def, int16_t rep) {
     for (int li : n.leaves) {
       WLeaf& l = leaves[li];
       l.defs.push_back(def);
       if (l.max_rep > 0) l.reps.push_back(rep);
-      ++l.entries;
+      ++l.page_entries;
     }
   }
 
   static void push_value(WLeaf& l, const ColumnVector& c, int64_t i) {
-    int w = c.value_width();
-    ColumnVector& v = *l.values;
+    int w = l.width;
+    ColumnVector& v = *l.page;
     if (w > 0) {
       v.values().append(c.values().data() + i * w, static_cast<size_t>(w));
     } else {
@@ -612,7 +742,7 @@ struct ParquetWriter::Impl {
         WLeaf& l = leaves[n.leaf];
         if (l.max_def > 0) l.defs.push_back(d);
         if (l.max_rep > 0) l.reps.push_back(rep);
-        ++l.entries;
+        ++l.page_entries;
         push_value(l, col, i);
         return Status::OK();
       }
@@ -640,75 +770,94 @@ struct ParquetWriter::Impl {
     return Status::OK();
   }
 
-  // Top-level primitive columns: levels from the validity bitmap, values copied in bulk.
-  Status write_flat(const ColumnVector& col, WLeaf& l) {
+  bool page_full(const WLeaf& l) const {
+    return l.page_entries >= options.page_row_limit || l.page_bytes() >= options.page_size_bytes;
+  }
+
+  // Rows [b, b + k) of a flat column that still fit in the current page (at least one).
+  int64_t page_room(const WLeaf& l, const ColumnVector& col, int64_t b, int64_t n) const {
+    int64_t k = std::min(n - b, options.page_row_limit - l.page_entries);
+    int64_t left = options.page_size_bytes - l.page_bytes();
+    int64_t per_row = (l.max_def > 0 ? 2 : 0) + (l.width > 0 ? l.width : 4);
+    k = std::min(k, left / per_row);
+    if (l.width == 0 && k > 0) {
+      // Strings: as many as fit by their bytes (offsets are sorted).
+      const int32_t* so = col.offsets().as<int32_t>();
+      int64_t budget = left - k * per_row;
+      const int32_t* end = std::upper_bound(so + b + 1, so + b + k + 1, so[b] + budget);
+      k = std::min<int64_t>(k, end - (so + b + 1));
+    }
+    return std::max<int64_t>(1, k);
+  }
+
+  // Top-level primitive columns: levels from the validity bitmap, values copied in bulk, pages
+  // encoded and compressed as they fill.
+  Status write_flat(const ColumnVector& col, WLeaf& l, Scratch& sc) {
     int64_t n = col.length();
     if (l.max_def == 0 && col.null_count() > 0) {
       return invalid_argument("null value in required column {}", l.path.back());
     }
-    if (l.max_def > 0) {
-      size_t old = l.defs.size();
-      l.defs.resize(old + static_cast<size_t>(n));
-      int16_t* d = l.defs.data() + old;
-      if (col.null_count() == 0) {
-        std::fill(d, d + n, int16_t{1});
-      } else {
-        for (int64_t i = 0; i < n; ++i) d[i] = col.is_valid(i) ? 1 : 0;
-      }
-    }
-    l.entries += n;
-    ColumnVector& v = *l.values;
-    int w = col.value_width();
-    if (col.null_count() == 0) {
-      if (w > 0) {
-        v.values().append(col.values().data(), static_cast<size_t>(n) * w);
-      } else {
-        const int32_t* so = col.offsets().as<int32_t>();
-        int32_t base = static_cast<int32_t>(v.data().size());
-        int64_t bytes = so[n] - so[0];
-        if (static_cast<int64_t>(base) + bytes > INT32_MAX) {
-          return not_supported("more than 2 GiB of strings in one row group");
-        }
-        v.data().append(col.data().data() + so[0], static_cast<size_t>(bytes));
-        size_t old = v.offsets().size();
-        v.offsets().resize(old + static_cast<size_t>(n) * 4);
-        int32_t* o = reinterpret_cast<int32_t*>(v.offsets().data() + old);
-        int32_t shift = base - so[0];
-        for (int64_t i = 0; i < n; ++i) o[i] = so[i + 1] + shift;
-      }
-      v.set_length(v.length() + n);
-    } else {
-      for (int64_t i = 0; i < n; ++i) {
-        if (col.is_valid(i)) push_value(l, col, i);
-      }
+    int64_t b = 0;
+    while (b < n) {
+      int64_t k = page_room(l, col, b, n);
+      append_flat(col, l, b, b + k);
+      b += k;
+      if (page_full(l)) FLOE_TRY(flush_page(l, sc));
     }
     return Status::OK();
   }
 
-  // Sizes the row-group buffers once from the first batch, so appending never reallocates (and
-  // re-faults) tens of megabytes per column.
-  void reserve_for(const ColumnBatch& batch) {
-    int64_t before = buffered_bytes();
-    int64_t per_row = std::max<int64_t>(1, before / std::max<int64_t>(1, batch.num_rows));
-    int64_t rows = options.row_group_size_bytes / per_row + batch.num_rows;
-    double scale = static_cast<double>(rows) / static_cast<double>(batch.num_rows);
-    for (auto& l : leaves) {
-      ColumnVector& v = *l.values;
-      v.values().reserve(static_cast<size_t>(static_cast<double>(v.values().size()) * scale));
-      v.data().reserve(static_cast<size_t>(static_cast<double>(v.data().size()) * scale));
-      v.offsets().reserve(static_cast<size_t>(static_cast<double>(v.offsets().size()) * scale));
-      l.defs.reserve(static_cast<size_t>(static_cast<double>(l.defs.size()) * scale));
-      l.reps.reserve(static_cast<size_t>(static_cast<double>(l.reps.size()) * scale));
+  static void append_flat(const ColumnVector& col, WLeaf& l, int64_t b, int64_t e) {
+    int64_t n = e - b;
+    bool nulls = col.null_count() > 0;
+    if (l.max_def > 0) {
+      size_t old = l.defs.size();
+      l.defs.resize(old + static_cast<size_t>(n));
+      int16_t* d = l.defs.data() + old;
+      if (!nulls) {
+        std::fill(d, d + n, int16_t{1});
+      } else {
+        for (int64_t i = 0; i < n; ++i) d[i] = col.is_valid(b + i) ? 1 : 0;
+      }
     }
-  }
-
-  int64_t buffered_bytes() const {
-    int64_t b = 0;
-    for (const auto& l : leaves) {
-      b += static_cast<int64_t>(l.values->values().size() + l.values->data().size() +
-                                l.values->offsets().size() + l.defs.size() + l.reps.size());
+    l.page_entries += n;
+    ColumnVector& v = *l.page;
+    int w = l.width;
+    if (!nulls) {
+      if (w > 0) {
+        v.values().append(col.values().data() + b * w, static_cast<size_t>(n) * w);
+      } else {
+        const int32_t* so = col.offsets().as<int32_t>();
+        int32_t base = static_cast<int32_t>(v.data().size());
+        v.data().append(col.data().data() + so[b], static_cast<size_t>(so[e] - so[b]));
+        size_t old = v.offsets().size();
+        v.offsets().resize(old + static_cast<size_t>(n) * 4);
+        int32_t* o = reinterpret_cast<int32_t*>(v.offsets().data() + old);
+        int32_t shift = base - so[b];
+        for (int64_t i = 0; i < n; ++i) o[i] = so[b + i + 1] + shift;
+      }
+      v.set_length(v.length() + n);
+    } else if (w == 8 || w == 4) {
+      size_t old = v.values().size();
+      v.values().resize(old + static_cast<size_t>(n) * w);
+      uint8_t* o = v.values().data() + old;
+      const uint8_t* in = col.values().data() + b * w;
+      int64_t k = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        if (w == 8) {
+          std::memcpy(o + k * 8, in + i * 8, 8);
+        } else {
+          std::memcpy(o + k * 4, in + i * 4, 4);
+        }
+        k += col.is_valid(b + i);
+      }
+      v.values().resize(old + static_cast<size_t>(k) * w);
+      v.set_length(v.length() + k);
+    } else {
+      for (int64_t i = b; i < e; ++i) {
+        if (col.is_valid(i)) push_value(l, col, i);
+      }
     }
-    return b;
   }
 
   // PLAIN encoding of dense values [b, e) of `v` for leaf `l`.
@@ -800,18 +949,28 @@ struct ParquetWriter::Impl {
       }
     };
     auto never = [](int64_t) { return false; };
+    // Plain numbers: branch-free running min/max, then the first index holding each.
+    auto scan_num = [&](const auto* x) {
+      if (n == 0) return;
+      auto mn = x[0], mx = x[0];
+      for (int64_t i = 1; i < n; ++i) {
+        mn = x[i] < mn ? x[i] : mn;
+        mx = x[i] > mx ? x[i] : mx;
+      }
+      int64_t a = 0, b = 0;
+      while (x[a] != mn) ++a;
+      while (x[b] != mx) ++b;
+      *lo = a;
+      *hi = b;
+    };
     switch (l.type->id()) {
-      case TypeId::kBoolean: {
-        const uint8_t* x = v.raw<uint8_t>();
-        scan([&](int64_t a, int64_t b) { return x[a] < x[b]; }, never);
+      case TypeId::kBoolean:
+        scan_num(v.raw<uint8_t>());
         break;
-      }
       case TypeId::kInt:
-      case TypeId::kDate: {
-        const int32_t* x = v.raw<int32_t>();
-        scan([&](int64_t a, int64_t b) { return x[a] < x[b]; }, never);
+      case TypeId::kDate:
+        scan_num(v.raw<int32_t>());
         break;
-      }
       case TypeId::kFloat: {
         const float* x = v.raw<float>();
         scan([&](int64_t a, int64_t b) { return float_less(x[a], x[b]); },
@@ -861,20 +1020,21 @@ struct ParquetWriter::Impl {
             never);
         break;
       }
-      default: {
-        const int64_t* x = v.raw<int64_t>();
-        scan([&](int64_t a, int64_t b) { return x[a] < x[b]; }, never);
+      default:
+        scan_num(v.raw<int64_t>());
         break;
-      }
     }
     return *lo >= 0;
   }
 
-  Status write_page(const WLeaf& l, Encoding enc, const std::string& body, int32_t num_values,
-                    ColumnMetaData* meta, bool dictionary) {
+  // Compresses `body` and appends the page (header + body) to `dst`.
+  Status emit_page(Scratch& sc, const std::string& body, int32_t num_values, bool dictionary,
+                   Encoding enc, Buffer* dst, int64_t* uncompressed, int64_t* compressed_size) {
+    std::string& compressed = sc.compressed;
+    std::string& header = sc.header;
     compressed.clear();
-    FLOE_TRY(codec.compress(options.codec, reinterpret_cast<const uint8_t*>(body.data()),
-                            body.size(), options.compression_level, &compressed));
+    FLOE_TRY(sc.codec.compress(options.codec, reinterpret_cast<const uint8_t*>(body.data()),
+                               body.size(), options.compression_level, &compressed));
     PageHeader h;
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
     h.compressed_page_size = static_cast<int32_t>(compressed.size());
@@ -892,112 +1052,137 @@ struct ParquetWriter::Impl {
     }
     header.clear();
     encode_page_header(h, &header);
-    out.append(header);
-    out.append(compressed);
-    meta->total_uncompressed_size += static_cast<int64_t>(header.size() + body.size());
-    meta->total_compressed_size += static_cast<int64_t>(header.size() + compressed.size());
+    dst->append(header.data(), header.size());
+    dst->append(compressed.data(), compressed.size());
+    *uncompressed += static_cast<int64_t>(header.size() + body.size());
+    *compressed_size += static_cast<int64_t>(header.size() + compressed.size());
     return Status::OK();
   }
 
-  Status write_chunk(WLeaf& l, ColumnChunk* chunk) {
-    const ColumnVector& v = *l.values;
+  // Levels of a page: RLE with a 4-byte length prefix.
+  static void put_levels(const int16_t* levels, int64_t n, int16_t max, std::string* out) {
+    size_t at = out->size();
+    put_le32(0, out);
+    encode_rle(levels, n, bit_width_of(static_cast<uint64_t>(max)), out);
+    uint32_t len = static_cast<uint32_t>(out->size() - at - 4);
+    std::memcpy(out->data() + at, &len, 4);
+  }
+
+  // Encodes, compresses and appends the current page of `l` to its column chunk, and folds its
+  // values into the chunk statistics.
+  Status flush_page(WLeaf& l, Scratch& sc) {
+    if (l.page_entries == 0) return Status::OK();
+    std::string& page = sc.page;
+    std::vector<uint32_t>& indices = sc.indices;
+    const ColumnVector& v = *l.page;
     int64_t n = v.length();
+    int64_t lo, hi, nans;
+    if (min_max(l, v, &lo, &hi, &nans)) {
+      Literal a = v.literal_at(lo), b = v.literal_at(hi);
+      if (!l.rg_lo || a.compare(*l.rg_lo) < 0) {
+        l.rg_lo = std::move(a);
+        l.rg_lo_bytes = stat_bytes(l, v, lo);
+      }
+      if (!l.rg_hi || b.compare(*l.rg_hi) > 0) {
+        l.rg_hi = std::move(b);
+        l.rg_hi_bytes = stat_bytes(l, v, hi);
+      }
+    }
+    l.rg_nans += nans;
+    page.clear();
+    if (l.max_rep > 0) put_levels(l.reps.data(), l.page_entries, l.max_rep, &page);
+    if (l.max_def > 0) put_levels(l.defs.data(), l.page_entries, l.max_def, &page);
+    bool dict = false;
+    int bw = 0;
+    if (l.dict_on && n > 0) {
+      bool first = l.dict.seen() == 0;
+      indices.resize(static_cast<size_t>(n));
+      dict = l.dict.add(v, indices.data(), options.dict_size_bytes);
+      // A first page of nearly distinct values: the dictionary would not pay.
+      if (dict && first && n >= 4096 && l.dict.size() * 20 > n * 19) dict = false;
+      if (dict) {
+        bw = std::max(1, bit_width_of(static_cast<uint64_t>(l.dict.size() - 1)));
+      } else {
+        l.dict_on = false;
+        if (!l.dict_pages) l.dict.reset(l.type);
+      }
+    }
+    if (dict) {
+      page.push_back(static_cast<char>(bw));
+      encode_rle(indices.data(), n, bw, &page);
+      l.dict_pages = true;
+    } else {
+      encode_plain(l, v, 0, n, &page);
+      l.plain_pages = true;
+    }
+    FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(l.page_entries), false,
+                       dict ? Encoding::kRleDictionary : Encoding::kPlain, &l.pages,
+                       &l.rg_uncompressed, &l.rg_compressed));
+    l.rg_entries += l.page_entries;
+    l.rg_dense += n;
+    l.page->clear();
+    l.defs.clear();
+    l.reps.clear();
+    l.page_entries = 0;
+    return Status::OK();
+  }
+
+  // Bytes of the row group so far: encoded pages before compression plus the open pages.
+  int64_t buffered_bytes() const {
+    int64_t b = 0;
+    for (const auto& l : leaves) b += l.rg_uncompressed + l.page_bytes();
+    return b;
+  }
+
+  Status write_chunk(WLeaf& l, ColumnChunk* chunk, Scratch& sc) {
+    std::string& page = sc.page;
     ColumnMetaData meta;
     meta.type = l.physical;
     meta.path_in_schema = l.path;
     meta.codec = options.codec;
-    meta.num_values = l.entries;
+    meta.num_values = l.rg_entries;
     int64_t start = static_cast<int64_t>(out.size());
     chunk->file_offset = start;
 
     // Statistics and Iceberg metrics.
-    int64_t nulls = l.entries - n;
-    int64_t lo, hi, nans;
-    bool has = min_max(l, v, &lo, &hi, &nans);
+    int64_t nulls = l.rg_entries - l.rg_dense;
     Statistics stats;
     stats.null_count = nulls;
-    if (has) {
-      std::string mn = stat_bytes(l, v, lo), mx = stat_bytes(l, v, hi);
+    if (l.rg_lo && l.rg_hi) {
+      std::string mn = l.rg_lo_bytes, mx = l.rg_hi_bytes;
       if (l.type->id() == TypeId::kFloat || l.type->id() == TypeId::kDouble) {
         // Parquet: a zero minimum is written as -0.0, a zero maximum as +0.0.
-        Literal a = v.literal_at(lo), b = v.literal_at(hi);
-        double av = l.type->id() == TypeId::kFloat ? a.as_float() : a.as_double();
-        double bv = l.type->id() == TypeId::kFloat ? b.as_float() : b.as_double();
+        bool f = l.type->id() == TypeId::kFloat;
+        double av = f ? l.rg_lo->as_float() : l.rg_lo->as_double();
+        double bv = f ? l.rg_hi->as_float() : l.rg_hi->as_double();
         if (av == 0) mn[mn.size() - 1] = static_cast<char>(mn.back() | 0x80);
         if (bv == 0) mx[mx.size() - 1] = static_cast<char>(mx.back() & 0x7f);
       }
       stats.min_value = std::move(mn);
       stats.max_value = std::move(mx);
-      Literal a = v.literal_at(lo), b = v.literal_at(hi);
-      if (!l.lower || a.compare(*l.lower) < 0) l.lower = a;
-      if (!l.upper || b.compare(*l.upper) > 0) l.upper = b;
+      if (!l.lower || l.rg_lo->compare(*l.lower) < 0) l.lower = *l.rg_lo;
+      if (!l.upper || l.rg_hi->compare(*l.upper) > 0) l.upper = *l.rg_hi;
     }
-    l.value_count += l.entries;
+    l.value_count += l.rg_entries;
     l.null_count += nulls;
-    l.nan_count += nans;
+    l.nan_count += l.rg_nans;
     meta.statistics = std::move(stats);
 
-    // Dictionary, or PLAIN when it grows past the limit.
-    bool use_dict = options.dictionary_enabled && l.type->id() != TypeId::kBoolean && n > 0 &&
-                    dict.build(v, options.dict_size_bytes);
-    int bw = 0;
-    if (use_dict) {
+    if (l.dict_pages) {
       meta.dictionary_page_offset = start;
+      ColumnPtr u = l.dict.uniques();
       page.clear();
-      encode_plain(l, dict.uniques(), 0, dict.uniques().length(), &page);
-      FLOE_TRY(write_page(l, Encoding::kPlain, page, static_cast<int32_t>(dict.uniques().length()),
-                          &meta, true));
-      bw = std::max(1, bit_width_of(static_cast<uint64_t>(dict.uniques().length() - 1)));
+      encode_plain(l, *u, 0, u->length(), &page);
+      FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(u->length()), true, Encoding::kPlain, &out,
+                         &meta.total_uncompressed_size, &meta.total_compressed_size));
       meta.encodings = {Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary};
     } else {
       meta.encodings = {Encoding::kPlain, Encoding::kRle};
     }
     meta.data_page_offset = static_cast<int64_t>(out.size());
-
-    // Pages: cut at row starts, by entry count and by estimated value bytes.
-    double avg =
-        n > 0 ? static_cast<double>(v.values().size() + v.data().size() + v.offsets().size()) /
-                    static_cast<double>(n)
-              : 1.0;
-    if (use_dict) avg = std::max(1.0, bw / 8.0);
-    int64_t per_page = std::max<int64_t>(1, static_cast<int64_t>(options.page_size_bytes / avg));
-    per_page = std::min(per_page, options.page_row_limit);
-    int64_t e0 = 0, vb = 0;
-    do {
-      int64_t e1 = std::min(l.entries, e0 + per_page);
-      if (l.max_rep > 0) {
-        while (e1 < l.entries && l.reps[e1] != 0) ++e1;
-      }
-      int64_t count = e1 - e0;
-      int64_t nv = count;
-      page.clear();
-      if (l.max_rep > 0) {
-        size_t at = page.size();
-        put_le32(0, &page);
-        encode_rle(l.reps.data() + e0, count, bit_width_of(l.max_rep), &page);
-        uint32_t len = static_cast<uint32_t>(page.size() - at - 4);
-        std::memcpy(page.data() + at, &len, 4);
-      }
-      if (l.max_def > 0) {
-        size_t at = page.size();
-        put_le32(0, &page);
-        encode_rle(l.defs.data() + e0, count, bit_width_of(l.max_def), &page);
-        uint32_t len = static_cast<uint32_t>(page.size() - at - 4);
-        std::memcpy(page.data() + at, &len, 4);
-        nv = 0;
-        for (int64_t i = e0; i < e1; ++i) nv += l.defs[i] == l.max_def;
-      }
-      if (use_dict) {
-        page.push_back(static_cast<char>(bw));
-        encode_rle(dict.indices().data() + vb, nv, bw, &page);
-      } else {
-        encode_plain(l, v, vb, vb + nv, &page);
-      }
-      FLOE_TRY(write_page(l, use_dict ? Encoding::kRleDictionary : Encoding::kPlain, page,
-                          static_cast<int32_t>(count), &meta, false));
-      vb += nv;
-      e0 = e1;
-    } while (e0 < l.entries);
+    out.append(l.pages.data(), l.pages.size());
+    meta.total_uncompressed_size += l.rg_uncompressed;
+    meta.total_compressed_size += l.rg_compressed;
     l.column_size += meta.total_compressed_size;
     chunk->meta_data = std::move(meta);
     return Status::OK();
@@ -1005,20 +1190,25 @@ struct ParquetWriter::Impl {
 
   Status flush_row_group() {
     if (buffered_rows == 0) return Status::OK();
+    FLOE_TRY(
+        for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); }));
     RowGroup rg;
     rg.num_rows = buffered_rows;
     int64_t start = static_cast<int64_t>(out.size());
     rg.file_offset = start;
+    int64_t bytes = 0;
+    for (const auto& l : leaves) bytes += l.rg_compressed + (l.dict_pages ? (1 << 20) : 0);
+    out.reserve(out.size() + static_cast<size_t>(bytes));
+    auto sc = take_scratch();
     for (auto& l : leaves) {
       ColumnChunk c;
-      FLOE_TRY(write_chunk(l, &c));
+      Status st = write_chunk(l, &c, *sc);
+      if (!st.ok()) return st;
       rg.total_byte_size += c.meta_data->total_uncompressed_size;
       rg.columns.push_back(std::move(c));
-      l.values->clear();
-      l.defs.clear();
-      l.reps.clear();
-      l.entries = 0;
+      start_chunk(l);
     }
+    give_scratch(std::move(sc));
     rg.total_compressed_size = static_cast<int64_t>(out.size()) - start;
     rg.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     metadata.row_groups.push_back(std::move(rg));
@@ -1051,7 +1241,8 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::open(FileIOPtr io, std::st
     if (!st.ok()) return st.with_context(im.path);
     im.nodes.push_back(std::move(n));
   }
-  im.out = "PAR1";
+  im.out.append("PAR1", 4);
+  if (im.options.threads > 1) im.pool = std::make_unique<ThreadPool>(im.options.threads);
   return w;
 }
 
@@ -1072,26 +1263,32 @@ Status ParquetWriter::write(const ColumnBatch& batch) {
       return invalid_argument("{}: column {} has {} values for {} rows", im.path, im.fields[c].name,
                               col.length(), batch.num_rows);
     }
+  }
+  // Columns encode independently (in parallel with threads).
+  Status st = im.for_each(batch.columns.size(), [&](size_t c, Impl::Scratch& sc) -> Status {
+    const ColumnVector& col = *batch.columns[c];
     const WNode& n = im.nodes[c];
-    if (n.kind == WNode::kPrim) {
-      Status st = im.write_flat(col, im.leaves[n.leaf]);
-      if (!st.ok()) return st.with_context(im.path);
-    } else {
-      for (int64_t i = 0; i < batch.num_rows; ++i) {
-        Status st = im.shred(col, i, n, 0, 0);
-        if (!st.ok())
-          return st.with_context(fmt::format("{}: column {}", im.path, im.fields[c].name));
+    if (n.kind == WNode::kPrim) return im.write_flat(col, im.leaves[n.leaf], sc);
+    for (int64_t i = 0; i < batch.num_rows; ++i) {
+      Status st = im.shred(col, i, n, 0, 0);
+      if (!st.ok()) return st.with_context(fmt::format("column {}", im.fields[c].name));
+      // Pages end at row boundaries, so a page never splits a list.
+      for (int li : n.leaves) {
+        if (im.page_full(im.leaves[li])) FLOE_TRY(im.flush_page(im.leaves[li], sc));
       }
     }
-  }
-  if (im.buffered_rows == 0 && batch.num_rows > 0 && im.total_rows == 0) im.reserve_for(batch);
+    return Status::OK();
+  });
+  if (!st.ok()) return st.with_context(im.path);
   im.buffered_rows += batch.num_rows;
   if (im.buffered_bytes() >= im.options.row_group_size_bytes) FLOE_TRY(im.flush_row_group());
   return Status::OK();
 }
 
 int64_t ParquetWriter::estimated_size() const {
-  return static_cast<int64_t>(impl_->out.size()) + impl_->buffered_bytes();
+  int64_t b = static_cast<int64_t>(impl_->out.size());
+  for (const auto& l : impl_->leaves) b += static_cast<int64_t>(l.pages.size()) + l.page_bytes();
+  return b;
 }
 
 Result<DataFileMetrics> ParquetWriter::close() {
@@ -1103,10 +1300,13 @@ Result<DataFileMetrics> ParquetWriter::close() {
   im.metadata.created_by = im.options.created_by;
   im.metadata.key_value_metadata = im.options.key_value_metadata;
   std::string footer = encode_file_metadata(im.metadata);
-  im.out.append(footer);
-  put_le32(static_cast<uint32_t>(footer.size()), &im.out);
-  im.out.append("PAR1");
-  FLOE_TRY(im.io->write_file(im.path, im.out));
+  uint32_t footer_len = static_cast<uint32_t>(footer.size());
+  im.out.append(footer.data(), footer.size());
+  im.out.append(&footer_len, 4);
+  im.out.append("PAR1", 4);
+  if (im.options.threads > 1) im.pool = std::make_unique<ThreadPool>(im.options.threads);
+  FLOE_TRY(im.io->write_file(
+      im.path, std::string_view(reinterpret_cast<const char*>(im.out.data()), im.out.size())));
 
   DataFileMetrics m;
   m.record_count = im.total_rows;
@@ -1143,8 +1343,7 @@ Result<DataFileMetrics> ParquetWriter::close() {
     m.lower_bounds[l.field_id] = lo;
     m.upper_bounds[l.field_id] = hi;
   }
-  im.out.clear();
-  im.out.shrink_to_fit();
+  im.out = Buffer();
   return m;
 }
 

@@ -425,5 +425,43 @@ TEST(ParquetWriter, TruncationRules) {
   EXPECT_FALSE(MetricsMode::parse("truncate(x)").ok());
 }
 
+TEST(ParquetWriter, ThreadsWriteTheSameFileAndReadTheSameRows) {
+  TempDir dir;
+  Schema schema = all_types_schema();
+  auto io = make_local_file_io();
+  std::vector<std::string> want;
+  std::string files[2];
+  DataFileMetrics metrics[2];
+  for (int t = 0; t < 2; ++t) {
+    WriterOptions opt;
+    opt.threads = t + 1;
+    opt.row_group_size_bytes = 64 * 1024;
+    opt.page_size_bytes = 8 * 1024;
+    std::string path = (dir.path / fmt::format("t{}.parquet", t)).string();
+    auto writer = ParquetWriter::open(io, path, schema, opt);
+    ASSERT_TRUE(writer.ok()) << writer.status().to_string();
+    for (int k = 0; k < 3; ++k) {
+      ColumnBatch b = all_types_batch(schema, 1000 + k * 250, 7 + k);
+      if (t == 0) canonical_rows(b, &want);
+      ASSERT_TRUE((*writer)->write(b).ok());
+    }
+    auto m = (*writer)->close();
+    ASSERT_TRUE(m.ok()) << m.status().to_string();
+    metrics[t] = *m;
+    files[t] = *io->read_file(path);
+  }
+  EXPECT_TRUE(files[0] == files[1]) << "threads changed the bytes of the file";
+  EXPECT_EQ(metrics[0].lower_bounds, metrics[1].lower_bounds);
+  EXPECT_EQ(metrics[0].upper_bounds, metrics[1].upper_bounds);
+  EXPECT_EQ(metrics[0].null_value_counts, metrics[1].null_value_counts);
+  ReaderOptions ro;
+  ro.threads = 2;
+  auto batches = read_parquet_file(io, (dir.path / "t1.parquet").string(), ro);
+  ASSERT_TRUE(batches.ok()) << batches.status().to_string();
+  std::vector<std::string> got;
+  for (const auto& b : *batches) canonical_rows(b, &got);
+  expect_same_rows(want, got, "floe, 2 threads");
+}
+
 }  // namespace
 }  // namespace floe::parquet

@@ -58,6 +58,8 @@ struct ReaderOptions {
   int64_t split_length = -1;
   // Known file size (saves a request).
   std::optional<int64_t> file_size;
+  // Threads decoding the columns of a row group in parallel (1: the calling thread only).
+  int threads = 1;
 };
 
 class ParquetReader {

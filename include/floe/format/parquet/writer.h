@@ -40,6 +40,9 @@ struct WriterOptions {
   std::map<int32_t, MetricsMode> column_metrics;  // by field id
   std::vector<KeyValue> key_value_metadata;       // footer key/value pairs
   std::string created_by = "floe version 0.1.0";
+  // Threads encoding and compressing columns in parallel (1: the calling thread only). The file
+  // is the same for any number.
+  int threads = 1;
 
   // From Iceberg table properties (names and defaults of the Java implementation).
   static Result<WriterOptions> from_properties(const std::map<std::string, std::string>& props,
