@@ -205,7 +205,8 @@ void ResultPrinter::add(const ColumnBatch& batch) {
 int64_t ResultPrinter::end() {
   if (format_ != Format::kTable) return count_;
   std::vector<size_t> widths(header_.size(), 1);
-  for (size_t c = 0; c < header_.size(); ++c) widths[c] = std::max(widths[c], display_width(header_[c]));
+  for (size_t c = 0; c < header_.size(); ++c)
+    widths[c] = std::max(widths[c], display_width(header_[c]));
   for (const auto& r : rows_) {
     for (size_t c = 0; c < r.size() && c < widths.size(); ++c) {
       widths[c] = std::max(widths[c], display_width(r[c]));

@@ -81,8 +81,8 @@ struct Output {
     };
     s.explain = [this](const std::string& text, const std::vector<ScanReport>& reports) {
       if (format == OutputFormat::kJson) {
-        nlohmann::ordered_json j = reports.size() == 1 ? report_object(reports[0])
-                                                       : nlohmann::ordered_json::array();
+        nlohmann::ordered_json j =
+            reports.size() == 1 ? report_object(reports[0]) : nlohmann::ordered_json::array();
         if (reports.size() != 1) {
           for (const auto& r : reports) j.push_back(report_object(r));
         }
@@ -127,8 +127,8 @@ Status run_script(sql::Session& session, Output& output, const std::string& scri
   if (output.timing && s.ok()) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    output.out << (output.format == OutputFormat::kTable ? "" : "") << "\nTime taken: "
-               << std::fixed << std::setprecision(3) << seconds << " seconds\n";
+    output.out << (output.format == OutputFormat::kTable ? "" : "")
+               << "\nTime taken: " << std::fixed << std::setprecision(3) << seconds << " seconds\n";
     output.out.unsetf(std::ios::fixed);
   }
   return s;

@@ -102,8 +102,9 @@ std::optional<int> AggregateContext::lookup(const ast::Expr& expr) const {
     for (size_t k = 0; k < key_columns.size(); ++k) {
       if (key_columns[k] < 0) continue;
       const ScopeColumn& c = input_scope.columns[key_columns[k]];
-      bool same = (parts.size() == 1 && iequals(parts[0], c.name)) ||
-                  (parts.size() == 2 && iequals(parts[0], c.qualifier) && iequals(parts[1], c.name));
+      bool same =
+          (parts.size() == 1 && iequals(parts[0], c.name)) ||
+          (parts.size() == 2 && iequals(parts[0], c.qualifier) && iequals(parts[1], c.name));
       if (same) return static_cast<int>(k);
     }
   }

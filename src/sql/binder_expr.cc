@@ -37,9 +37,7 @@ Status error_at(const ast::SourcePos& pos, std::string message) {
 }
 
 // Function name without a `system.` / `catalog.system.` prefix, lower-case.
-std::string function_name(const std::vector<std::string>& parts) {
-  return to_lower(parts.back());
-}
+std::string function_name(const std::vector<std::string>& parts) { return to_lower(parts.back()); }
 
 }  // namespace
 
@@ -77,8 +75,8 @@ Result<BoundExprPtr> Binder::bind_column(const ast::ColumnRefExpr& ref, const Sc
     std::string names;
     for (const auto& c : scope.columns) {
       if (c.hidden) continue;
-      names += (names.empty() ? "" : ", ") +
-               (c.qualifier.empty() ? c.name : c.qualifier + "." + c.name);
+      names +=
+          (names.empty() ? "" : ", ") + (c.qualifier.empty() ? c.name : c.qualifier + "." + c.name);
     }
     return error_at(ref.pos, fmt::format("cannot resolve column '{}' (available: {})",
                                          joined(parts), names.empty() ? "none" : names));
@@ -161,8 +159,9 @@ Result<BoundExprPtr> Binder::bind_literal(const ast::LiteralExpr& lit) {
       return literal(v);
     }
     case K::kInterval:
-      return error_at(lit.pos, "an INTERVAL can only be added to or subtracted from a date or "
-                               "timestamp");
+      return error_at(lit.pos,
+                      "an INTERVAL can only be added to or subtracted from a date or "
+                      "timestamp");
   }
   return error_at(lit.pos, "unsupported literal");
 }
@@ -366,10 +365,10 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
                       : l.op == ast::LikeOp::kILike ? LikeKind::kILike
                                                     : LikeKind::kRLike;
       char escape = l.escape && !l.escape->empty() ? (*l.escape)[0] : '\\';
-      return FLOE_TRY_CTX(like(FLOE_TRY(bind_expr(*l.operand, scope, agg)),
-                               FLOE_TRY(bind_expr(*l.pattern, scope, agg)), l.negated, kind,
-                               escape),
-                          at(expr.pos));
+      return FLOE_TRY_CTX(
+          like(FLOE_TRY(bind_expr(*l.operand, scope, agg)),
+               FLOE_TRY(bind_expr(*l.pattern, scope, agg)), l.negated, kind, escape),
+          at(expr.pos));
     }
     case K::kExists: {
       const auto& e = expr.as<ast::ExistsExpr>();
@@ -411,8 +410,7 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
     }
     case K::kFieldAccess: {
       const auto& f = expr.as<ast::FieldAccessExpr>();
-      return FLOE_TRY_CTX(field(FLOE_TRY(bind_expr(*f.base, scope, agg)), f.field),
-                          at(expr.pos));
+      return FLOE_TRY_CTX(field(FLOE_TRY(bind_expr(*f.base, scope, agg)), f.field), at(expr.pos));
     }
   }
   return error_at(expr.pos, "unsupported expression");
@@ -463,8 +461,8 @@ Result<BoundExprPtr> Binder::bind_subquery_value(const ast::Query& q) {
 Result<std::vector<BoundExprPtr>> Binder::bind_subquery_list(const ast::Query& q) {
   PlanPtr plan = FLOE_TRY(plan_query(q));
   if (plan->fields().size() != 1) {
-    return error_at(q.pos, fmt::format("an IN subquery must return one column, not {}",
-                                       plan->fields().size()));
+    return error_at(
+        q.pos, fmt::format("an IN subquery must return one column, not {}", plan->fields().size()));
   }
   DistinctNode distinct(std::move(plan));
   ColumnBatch rows = FLOE_TRY(collect(distinct, ctx_));

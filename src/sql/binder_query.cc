@@ -255,12 +255,11 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
       const ast::Expr* key = g.get();
       if (auto ord = ordinal_of(*key)) {
         if (*ord < 1 || *ord > static_cast<int64_t>(select.items.size())) {
-          return error_at(key->pos, fmt::format("GROUP BY position {} is not in the select list",
-                                                *ord));
+          return error_at(key->pos,
+                          fmt::format("GROUP BY position {} is not in the select list", *ord));
         }
         key = select.items[*ord - 1].expr.get();
-      } else if (key->kind == ast::ExprKind::kColumnRef &&
-                 !bind(*key, from.scope).ok()) {
+      } else if (key->kind == ast::ExprKind::kColumnRef && !bind(*key, from.scope).ok()) {
         // GROUP BY a select-list alias.
         const auto& parts = key->as<ast::ColumnRefExpr>().parts;
         for (const auto& item : select.items) {
@@ -294,9 +293,9 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
       for (const auto& t : agg_context.aggregate_texts) seen = seen || t == text;
       if (seen) continue;
       AggregateSpec spec;
-      spec.kind = FLOE_TRY_CTX(aggregate_kind_from_name(call_expr->name.back(),
-                                                        call_expr->distinct),
-                               at(call_expr->pos));
+      spec.kind =
+          FLOE_TRY_CTX(aggregate_kind_from_name(call_expr->name.back(), call_expr->distinct),
+                       at(call_expr->pos));
       spec.distinct = call_expr->distinct;
       spec.name = auto_column_name(*call_expr);
       const auto& args = call_expr->args;
@@ -324,8 +323,8 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
           } else if (spec.kind == AggregateKind::kCount && spec.distinct) {
             spec.extra_columns.push_back(index);
           } else {
-            return error_at(call_expr->pos, fmt::format("'{}' takes one argument",
-                                                        call_expr->name.back()));
+            return error_at(call_expr->pos,
+                            fmt::format("'{}' takes one argument", call_expr->name.back()));
           }
         }
         // count(1), count('x'): a non-null constant counts every row.
@@ -372,8 +371,7 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
         any = true;
       }
       if (!any && !qualifier.empty()) {
-        return error_at(item.expr->pos,
-                        fmt::format("cannot resolve '{}.*'", qualifier.back()));
+        return error_at(item.expr->pos, fmt::format("cannot resolve '{}.*'", qualifier.back()));
       }
       continue;
     }
@@ -413,8 +411,9 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
         }
         if (index < 0) {
           if (select.distinct) {
-            return error_at(o.expr->pos, "with SELECT DISTINCT, ORDER BY expressions must "
-                                         "appear in the select list");
+            return error_at(o.expr->pos,
+                            "with SELECT DISTINCT, ORDER BY expressions must "
+                            "appear in the select list");
           }
           index = static_cast<int>(items.size());
           items.push_back(FLOE_TRY(bind_expr(*o.expr, scope, agg)));
@@ -439,7 +438,8 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
   if (static_cast<int>(plan->fields().size()) > width) {
     plan = keep_columns(std::move(plan), {{0, width}});
   }
-  if (limit || offset) plan = std::make_unique<LimitNode>(std::move(plan), limit.value_or(-1), offset);
+  if (limit || offset)
+    plan = std::make_unique<LimitNode>(std::move(plan), limit.value_or(-1), offset);
   return plan;
 }
 
@@ -452,8 +452,8 @@ Result<Binder::Relation> Binder::plan_from(const ast::SelectBody& select,
     std::vector<ColumnBatch> batches;
     batches.push_back(std::move(one));
     Relation r;
-    r.plan = std::make_unique<BatchesNode>("OneRow", std::vector<NestedField>{},
-                                           std::move(batches));
+    r.plan =
+        std::make_unique<BatchesNode>("OneRow", std::vector<NestedField>{}, std::move(batches));
     return r;
   }
   std::vector<const ast::Expr*> all = referenced;
@@ -478,8 +478,8 @@ Result<Binder::Relation> Binder::plan_cross(Relation left, Relation right) {
     c.index += width;
     out.scope.columns.push_back(c);
   }
-  out.plan = FLOE_TRY(JoinNode::make(std::move(left.plan), std::move(right.plan),
-                                     std::move(options), nullptr, ""));
+  out.plan = FLOE_TRY(
+      JoinNode::make(std::move(left.plan), std::move(right.plan), std::move(options), nullptr, ""));
   return out;
 }
 
@@ -490,8 +490,8 @@ Result<PlanPtr> rename_columns(PlanPtr plan, const std::vector<std::string>& nam
   if (names.empty()) return plan;
   const auto& fields = plan->fields();
   if (names.size() != fields.size()) {
-    return error_at(pos, fmt::format("{} column aliases given for {} columns", names.size(),
-                                     fields.size()));
+    return error_at(
+        pos, fmt::format("{} column aliases given for {} columns", names.size(), fields.size()));
   }
   std::vector<BoundExprPtr> exprs;
   for (size_t i = 0; i < fields.size(); ++i) {
@@ -531,7 +531,8 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
             return out;
           }
         }
-        auto meta = catalog_.metadata_table(parts, named.time_travel ? &*named.time_travel : nullptr);
+        auto meta =
+            catalog_.metadata_table(parts, named.time_travel ? &*named.time_travel : nullptr);
         if (meta) {
           if (!meta->ok()) return meta->status();
           PlanPtr plan = std::move(meta->value());
@@ -629,8 +630,9 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
         args.push_back(v.as_int64());
       }
       if (args.empty() || args.size() > 3) {
-        return error_at(ref.pos, "range() takes 1 to 3 arguments: range(end), range(start, end[, "
-                                 "step])");
+        return error_at(ref.pos,
+                        "range() takes 1 to 3 arguments: range(end), range(start, end[, "
+                        "step])");
       }
       int64_t start = args.size() == 1 ? 0 : args[0];
       int64_t end = args.size() == 1 ? args[0] : args[1];
@@ -756,16 +758,16 @@ Result<Binder::Relation> Binder::plan_join(const ast::JoinTableRef& join,
     options.right_keys.push_back(rw + k);
   }
   options.null_safe = null_safe;
-  PlanPtr joined = FLOE_TRY(JoinNode::make(std::move(lplan), std::move(rplan), std::move(options),
-                                           residual, condition));
+  PlanPtr joined = FLOE_TRY(
+      JoinNode::make(std::move(lplan), std::move(rplan), std::move(options), residual, condition));
   Relation out;
   out.scope = left.scope;
   if (type == JoinType::kLeftSemi || type == JoinType::kLeftAnti) {
     out.plan = nk ? keep_columns(std::move(joined), {{0, lw}}) : std::move(joined);
     return out;
   }
-  out.plan = nk ? keep_columns(std::move(joined), {{0, lw}, {lw + nk, lw + nk + rw}})
-                : std::move(joined);
+  out.plan =
+      nk ? keep_columns(std::move(joined), {{0, lw}, {lw + nk, lw + nk + rw}}) : std::move(joined);
   for (auto c : right.scope.columns) {
     for (int h : hidden_right) c.hidden = c.hidden || c.index == h;
     c.index += lw;
@@ -854,9 +856,9 @@ Result<PlanPtr> Binder::plan_values(const std::vector<std::vector<ast::ExprPtr>>
   if (column_names.empty()) {
     for (size_t c = 0; c < width; ++c) column_names.push_back(fmt::format("col{}", c + 1));
   } else if (column_names.size() != width) {
-    return Status(ErrorKind::kInvalidArgument,
-                  fmt::format("{} column aliases given for {} VALUES columns",
-                              column_names.size(), width));
+    return Status(
+        ErrorKind::kInvalidArgument,
+        fmt::format("{} column aliases given for {} VALUES columns", column_names.size(), width));
   }
   for (auto& t : types) {
     if (t->id() == TypeId::kUnknown) t = Type::string();  // a column of NULLs only

@@ -126,8 +126,7 @@ std::string spark_type_name(const Type& t) {
     case TypeId::kList:
       return "array<" + spark_type_name(*t.element().type) + ">";
     case TypeId::kMap:
-      return "map<" + spark_type_name(*t.key().type) + "," + spark_type_name(*t.value().type) +
-             ">";
+      return "map<" + spark_type_name(*t.key().type) + "," + spark_type_name(*t.value().type) + ">";
     default:
       return t.to_string();
   }
@@ -288,8 +287,7 @@ Operation comparison_of(ast::BinaryOp op) {
 }
 
 // The Iceberg expression for one conjunct, or null when it cannot be pushed exactly.
-floe::ExprPtr convert(const ast::Expr& e, const Schema& schema,
-                      const std::vector<std::string>& q) {
+floe::ExprPtr convert(const ast::Expr& e, const Schema& schema, const std::vector<std::string>& q) {
   using K = ast::ExprKind;
   switch (e.kind) {
     case K::kBinary: {

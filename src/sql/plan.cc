@@ -222,9 +222,8 @@ std::string IcebergScanNode::describe() const {
 std::vector<std::string> IcebergScanNode::details() const {
   std::vector<std::string> out;
   const ScanReport& r = scan_->report();
-  out.push_back(fmt::format("PushedFilters: [{}]", r.filter.empty() || r.filter == "true"
-                                                      ? std::string()
-                                                      : r.filter));
+  out.push_back(fmt::format("PushedFilters: [{}]",
+                            r.filter.empty() || r.filter == "true" ? std::string() : r.filter));
   if (!prepared_) return out;
   auto line = [&](const char* label, const std::string& value) {
     out.push_back(fmt::format("    {:<42}{}", label, value));

@@ -98,9 +98,8 @@ Result<PlanPtr> AggregateNode::make(PlanPtr input, int num_keys,
   auto probe = FLOE_TRY(HashAggregator::make(input->fields(), keys, aggregates));
   const auto& out = probe->output_fields();
   for (size_t i = 0; i < out.size(); ++i) {
-    node->fields_.push_back(
-        optional_field(static_cast<int32_t>(i + 1), i < names.size() ? names[i] : out[i].name,
-                       out[i].type));
+    node->fields_.push_back(optional_field(static_cast<int32_t>(i + 1),
+                                           i < names.size() ? names[i] : out[i].name, out[i].type));
   }
   node->input_ = std::move(input);
   node->num_keys_ = num_keys;

@@ -25,11 +25,10 @@ class MetadataTableNode : public PlanNode {
     fields_ = schema.fields();
   }
   Status execute(ExecContext& ctx, const BatchSink& sink) override {
-    return scan_metadata_table(*table_.io, *table_.metadata, type_, options_,
-                               [&](ColumnBatch&& b) {
-                                 b.fields = fields_;
-                                 return sink(std::move(b));
-                               });
+    return scan_metadata_table(*table_.io, *table_.metadata, type_, options_, [&](ColumnBatch&& b) {
+      b.fields = fields_;
+      return sink(std::move(b));
+    });
   }
   std::string describe() const override { return "MetadataTable " + name_; }
 
@@ -101,8 +100,8 @@ struct Session::Impl : Catalogish {
       if (travel->kind != ast::TimeTravelKind::kVersion ||
           travel->value->kind != ast::ExprKind::kLiteral ||
           !travel->value->as<ast::LiteralExpr>().int_value) {
-        return Result<PlanPtr>(Status(ErrorKind::kInvalidArgument,
-                                      "metadata tables time-travel by snapshot id only"));
+        return Result<PlanPtr>(
+            Status(ErrorKind::kInvalidArgument, "metadata tables time-travel by snapshot id only"));
       }
       options.snapshot_id = *travel->value->as<ast::LiteralExpr>().int_value;
     }
@@ -110,8 +109,8 @@ struct Session::Impl : Catalogish {
     if (!schema.ok()) return Result<PlanPtr>(schema.status());
     std::string shown;
     for (const auto& p : name) shown += (shown.empty() ? "" : ".") + p;
-    return Result<PlanPtr>(PlanPtr(
-        std::make_unique<MetadataTableNode>(shown, *table, *type, options, **schema)));
+    return Result<PlanPtr>(
+        PlanPtr(std::make_unique<MetadataTableNode>(shown, *table, *type, options, **schema)));
   }
 };
 
@@ -141,8 +140,8 @@ Status run_query(Binder& binder, ExecContext& ctx, const ast::Query& query,
 Status run_explain(Binder& binder, const ast::ExplainStatement& explain, const ResultSink& sink) {
   const ast::Statement& inner = *explain.statement;
   if (!inner.is<ast::QueryStatement>()) {
-    return Status(ErrorKind::kNotSupported,
-                  fmt::format("EXPLAIN of {} is not supported yet", statement_kind_name(inner.kind())));
+    return Status(ErrorKind::kNotSupported, fmt::format("EXPLAIN of {} is not supported yet",
+                                                        statement_kind_name(inner.kind())));
   }
   PlanPtr plan = FLOE_TRY(binder.plan_query(*inner.as<ast::QueryStatement>().query));
   std::vector<IcebergScanNode*> scans;

@@ -91,10 +91,12 @@ Status describe_table(StatementContext& ctx, const ast::DescribeTableStatement& 
     rows.push_back({"Format version", std::to_string(m.format_version), ""});
     rows.push_back({"Metadata file", table.metadata_file.path, ""});
     const Snapshot* current = m.current_snapshot();
-    rows.push_back({"Current snapshot", current ? std::to_string(current->snapshot_id) : "none", ""});
+    rows.push_back(
+        {"Current snapshot", current ? std::to_string(current->snapshot_id) : "none", ""});
     for (const auto& s : m.specs) {
       std::string terms;
-      for (const auto& f : s->fields()) terms += (terms.empty() ? "" : ", ") + partition_term(schema, f);
+      for (const auto& f : s->fields())
+        terms += (terms.empty() ? "" : ", ") + partition_term(schema, f);
       rows.push_back({fmt::format("Partition spec {}", s->spec_id()),
                       "[" + terms + "]" + (s->spec_id() == m.default_spec_id ? " (default)" : ""),
                       ""});
@@ -175,19 +177,16 @@ Status show_properties(StatementContext& ctx, const ast::ShowTblPropertiesStatem
   const auto& props = table.metadata->properties;
   if (s.key) {
     auto it = props.find(*s.key);
-    rows.push_back({*s.key, it == props.end()
-                                ? fmt::format("Table {} does not have property: {}",
-                                              dotted(s.table.parts), *s.key)
-                                : it->second});
+    rows.push_back({*s.key, it == props.end() ? fmt::format("Table {} does not have property: {}",
+                                                            dotted(s.table.parts), *s.key)
+                                              : it->second});
   } else {
     for (const auto& [k, v] : props) rows.push_back({k, v});
   }
   return emit(ctx.sink, {"key", "value"}, rows);
 }
 
-std::string sql_type(const Type& t) {
-  return to_upper(spark_type_name(t));
-}
+std::string sql_type(const Type& t) { return to_upper(spark_type_name(t)); }
 
 Status show_create_table(StatementContext& ctx, const ast::ShowCreateTableStatement& s) {
   StoredTable table = FLOE_TRY(ctx.catalog.load_table(s.table.parts));
@@ -204,7 +203,8 @@ Status show_create_table(StatementContext& ctx, const ast::ShowCreateTableStatem
   const PartitionSpec* spec = m.spec();
   if (spec && !spec->is_unpartitioned()) {
     std::string terms;
-    for (const auto& f : spec->fields()) terms += (terms.empty() ? "" : ", ") + partition_term(schema, f);
+    for (const auto& f : spec->fields())
+      terms += (terms.empty() ? "" : ", ") + partition_term(schema, f);
     out += "PARTITIONED BY (" + terms + ")\n";
   }
   out += "LOCATION " + ast::quote_string(m.location) + "\n";
@@ -248,8 +248,8 @@ Status run_other_statement(StatementContext& ctx, const ast::Statement& statemen
       for (const auto& p : ns) dir /= p;
       std::error_code ec;
       if (!std::filesystem::is_directory(dir, ec) || is_table_dir(dir)) {
-        return Status(ErrorKind::kNotFound,
-                      fmt::format("namespace {} not found in {}", dotted(ns), ctx.options.warehouse));
+        return Status(ErrorKind::kNotFound, fmt::format("namespace {} not found in {}", dotted(ns),
+                                                        ctx.options.warehouse));
       }
       ctx.options.current_namespace = ns;
       if (ctx.sink.message) ctx.sink.message("namespace: " + dotted(ns));

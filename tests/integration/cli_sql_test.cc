@@ -41,10 +41,10 @@ TEST(CliSql, ExplainJsonCarriesTheScanReport) {
                     " WHERE partition_col = 'partition_3'\"");
   ASSERT_EQ(r.exit_code, 0) << r.out;
   auto j = nlohmann::json::parse(r.out);
-  for (const char* key : {"snapshot_id", "total_manifests", "skipped_manifests",
-                          "scanned_manifests", "total_data_files", "skipped_data_files",
-                          "scanned_data_files", "delete_files", "residual", "planning_ms",
-                          "io_requests", "io_bytes", "tasks"}) {
+  for (const char* key :
+       {"snapshot_id", "total_manifests", "skipped_manifests", "scanned_manifests",
+        "total_data_files", "skipped_data_files", "scanned_data_files", "delete_files", "residual",
+        "planning_ms", "io_requests", "io_bytes", "tasks"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["total_data_files"], 6);

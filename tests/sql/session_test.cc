@@ -90,8 +90,9 @@ TEST(SqlSession, GroupByHavingAggregates) {
   EXPECT_EQ(out.rows, (std::vector<std::string>{"[0,4,18,0,9,4.5]"}));
   EXPECT_EQ(rows(s, "SELECT count(*), count(DISTINCT id % 4), sum(id) FROM range(0)"),
             (std::vector<std::string>{"[0,0,null]"}));
-  EXPECT_EQ(rows(s, "SELECT k, count(*) c FROM VALUES ('a'), ('b'), ('a'), (NULL) AS t(k) "
-                    "GROUP BY 1 ORDER BY c DESC, k NULLS FIRST"),
+  EXPECT_EQ(rows(s,
+                 "SELECT k, count(*) c FROM VALUES ('a'), ('b'), ('a'), (NULL) AS t(k) "
+                 "GROUP BY 1 ORDER BY c DESC, k NULLS FIRST"),
             (std::vector<std::string>{"[\"a\",2]", "[null,1]", "[\"b\",1]"}));
   EXPECT_EQ(rows(s, "SELECT DISTINCT id % 2 AS p FROM range(6) ORDER BY p"),
             (std::vector<std::string>{"[0]", "[1]"}));
@@ -101,8 +102,7 @@ TEST(SqlSession, JoinsSetOperationsSubqueries) {
   Session s;
   const std::string a = "VALUES (1, 'one'), (2, 'two'), (3, 'three') AS a(id, name)";
   const std::string b = "VALUES (2, 20), (3, 30), (3, 31), (4, 40) AS b(id, v)";
-  EXPECT_EQ(rows(s, "SELECT a.id, name, v FROM " + a + " JOIN " + b +
-                        " ON a.id = b.id ORDER BY v"),
+  EXPECT_EQ(rows(s, "SELECT a.id, name, v FROM " + a + " JOIN " + b + " ON a.id = b.id ORDER BY v"),
             (std::vector<std::string>{"[2,\"two\",20]", "[3,\"three\",30]", "[3,\"three\",31]"}));
   EXPECT_EQ(rows(s, "SELECT a.id, v FROM " + a + " LEFT JOIN " + b +
                         " ON a.id = b.id AND v > 30 ORDER BY a.id"),
@@ -111,11 +111,13 @@ TEST(SqlSession, JoinsSetOperationsSubqueries) {
             (std::vector<std::string>{"[2]", "[3]"}));
   EXPECT_EQ(rows(s, "SELECT id FROM " + a + " LEFT ANTI JOIN " + b + " USING (id)"),
             (std::vector<std::string>{"[1]"}));
-  EXPECT_EQ(rows(s, "SELECT b.id FROM " + a + " RIGHT JOIN " + b + " ON a.id = b.id "
-                    "WHERE a.id IS NULL"),
+  EXPECT_EQ(rows(s, "SELECT b.id FROM " + a + " RIGHT JOIN " + b +
+                        " ON a.id = b.id "
+                        "WHERE a.id IS NULL"),
             (std::vector<std::string>{"[4]"}));
-  EXPECT_EQ(rows(s, "WITH t AS (SELECT id FROM range(3)) SELECT id FROM t UNION ALL "
-                    "SELECT id + 10 FROM t ORDER BY 1 DESC LIMIT 2"),
+  EXPECT_EQ(rows(s,
+                 "WITH t AS (SELECT id FROM range(3)) SELECT id FROM t UNION ALL "
+                 "SELECT id + 10 FROM t ORDER BY 1 DESC LIMIT 2"),
             (std::vector<std::string>{"[12]", "[11]"}));
   EXPECT_EQ(rows(s, "SELECT id FROM range(5) INTERSECT SELECT id FROM range(3, 8) ORDER BY 1"),
             (std::vector<std::string>{"[3]", "[4]"}));
@@ -123,11 +125,13 @@ TEST(SqlSession, JoinsSetOperationsSubqueries) {
             (std::vector<std::string>{"[0]"}));
   EXPECT_EQ(rows(s, "SELECT id FROM range(5) UNION SELECT id FROM range(3) ORDER BY id"),
             (std::vector<std::string>{"[0]", "[1]", "[2]", "[3]", "[4]"}));
-  EXPECT_EQ(rows(s, "SELECT id FROM range(10) WHERE id IN (SELECT id * 3 FROM range(3)) "
-                    "AND id > (SELECT min(id) FROM range(1, 4)) ORDER BY id"),
+  EXPECT_EQ(rows(s,
+                 "SELECT id FROM range(10) WHERE id IN (SELECT id * 3 FROM range(3)) "
+                 "AND id > (SELECT min(id) FROM range(1, 4)) ORDER BY id"),
             (std::vector<std::string>{"[3]", "[6]"}));
-  EXPECT_EQ(rows(s, "SELECT x.n FROM (SELECT id AS n FROM range(3)) x WHERE EXISTS (SELECT 1) "
-                    "ORDER BY n LIMIT 1"),
+  EXPECT_EQ(rows(s,
+                 "SELECT x.n FROM (SELECT id AS n FROM range(3)) x WHERE EXISTS (SELECT 1) "
+                 "ORDER BY n LIMIT 1"),
             (std::vector<std::string>{"[0]"}));
 }
 
@@ -180,8 +184,9 @@ TEST(SqlSession, TpchQ6MatchesSpark) {
 
 TEST(SqlSession, ExplainShowsTheFunnel) {
   Session s;
-  auto out = must(s, "EXPLAIN SELECT id, name FROM " + table("duckdb-iceberg/partition_bucket_test") +
-                         " WHERE partition_col = 'partition_5' AND id > 10");
+  auto out =
+      must(s, "EXPLAIN SELECT id, name FROM " + table("duckdb-iceberg/partition_bucket_test") +
+                  " WHERE partition_col = 'partition_5' AND id > 10");
   ASSERT_EQ(out.reports.size(), 1u);
   const ScanReport& r = out.reports[0];
   EXPECT_EQ(r.total_data_files, 6);
@@ -241,8 +246,7 @@ TEST_F(WarehouseTest, NamesResolveThroughCatalogNamespaceAndUse) {
   std::string all;
   for (const auto& r : desc.rows) all += r + "\n";
   EXPECT_NE(all.find("[\"id\",\"bigint\",\"\"]"), std::string::npos) << all;
-  EXPECT_NE(all.find("[\"Part 0\",\"bucket(10, partition_col)\",\"\"]"), std::string::npos)
-      << all;
+  EXPECT_NE(all.find("[\"Part 0\",\"bucket(10, partition_col)\",\"\"]"), std::string::npos) << all;
   EXPECT_NE(all.find("(default)"), std::string::npos) << all;
   EXPECT_NE(all.find("write.update.mode=merge-on-read"), std::string::npos) << all;
   auto props = rows(s, "SHOW TBLPROPERTIES sales ('write.parquet.compression-codec')");
@@ -260,11 +264,13 @@ TEST_F(WarehouseTest, LessonMetadataTableQueries) {
   auto m = nlohmann::json::parse(manifests.rows[0]);
   EXPECT_EQ(m[4], 6);
   EXPECT_EQ(m[7][0]["contains_null"], false);
-  EXPECT_EQ(rows(s, "SELECT partition_summaries[0].lower_bound, "
-                    "partition_summaries[0].upper_bound FROM analytics.sales.manifests"),
+  EXPECT_EQ(rows(s,
+                 "SELECT partition_summaries[0].lower_bound, "
+                 "partition_summaries[0].upper_bound FROM analytics.sales.manifests"),
             (std::vector<std::string>{"[\"0\",\"8\"]"}));
-  EXPECT_EQ(rows(s, "SELECT summary['added-data-files'], summary['total-records'] "
-                    "FROM analytics.sales.snapshots ORDER BY committed_at DESC LIMIT 1"),
+  EXPECT_EQ(rows(s,
+                 "SELECT summary['added-data-files'], summary['total-records'] "
+                 "FROM analytics.sales.snapshots ORDER BY committed_at DESC LIMIT 1"),
             (std::vector<std::string>{"[\"6\",\"100\"]"}));
   EXPECT_EQ(rows(s, "SELECT count(*), sum(record_count) FROM analytics.sales.files"),
             (std::vector<std::string>{"[6,100]"}));

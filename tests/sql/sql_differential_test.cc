@@ -105,7 +105,9 @@ struct Query {
 
 std::vector<Query> make_queries() {
   std::vector<Query> q;
-  auto add = [&](std::string text, bool ordered = false) { q.push_back({std::move(text), ordered}); };
+  auto add = [&](std::string text, bool ordered = false) {
+    q.push_back({std::move(text), ordered});
+  };
   // Comparisons of every column kind with literals.
   const std::vector<std::pair<std::string, std::vector<std::string>>> comparisons = {
       {"id", {"0", "1000", "1999", "-5"}},
@@ -123,30 +125,90 @@ std::vector<Query> make_queries() {
       }
     }
   }
-  for (const char* pred :
-       {"k IS NULL", "k IS NOT NULL", "g IS NULL", "d IS NOT NULL", "k IN (1, 2, 3)",
-        "k IN (1, NULL)", "k NOT IN (1, 2)", "k NOT IN (1, NULL)", "g IN ('a', 'c')",
-        "g NOT IN ('a')", "id BETWEEN 100 AND 120", "id NOT BETWEEN 10 AND 1990",
-        "d BETWEEN -1 AND 1", "name LIKE 'user_1%'", "name LIKE '%9'", "name LIKE 'user__2%'",
-        "name NOT LIKE '%1%'", "b", "NOT b", "b AND k > 3", "(k = 1 OR g = 'a') AND NOT (d > 0)",
-        "k > 2 OR d < -5 OR g IS NULL", "NOT (k = 3)", "NOT (k IS NULL OR g = 'b')",
-        "id % 7 = 3 AND name >= 'user_5'", "amt > 100 AND amt < 300.5", "dt = '2022-01-10'",
-        "length(name) = 7", "upper(g) = 'C'", "coalesce(k, -1) = -1", "k + 1 = 4",
-        "d * 2 > 10", "id / 3 > 600", "abs(d) < 1"}) {
+  for (const char* pred : {"k IS NULL",
+                           "k IS NOT NULL",
+                           "g IS NULL",
+                           "d IS NOT NULL",
+                           "k IN (1, 2, 3)",
+                           "k IN (1, NULL)",
+                           "k NOT IN (1, 2)",
+                           "k NOT IN (1, NULL)",
+                           "g IN ('a', 'c')",
+                           "g NOT IN ('a')",
+                           "id BETWEEN 100 AND 120",
+                           "id NOT BETWEEN 10 AND 1990",
+                           "d BETWEEN -1 AND 1",
+                           "name LIKE 'user_1%'",
+                           "name LIKE '%9'",
+                           "name LIKE 'user__2%'",
+                           "name NOT LIKE '%1%'",
+                           "b",
+                           "NOT b",
+                           "b AND k > 3",
+                           "(k = 1 OR g = 'a') AND NOT (d > 0)",
+                           "k > 2 OR d < -5 OR g IS NULL",
+                           "NOT (k = 3)",
+                           "NOT (k IS NULL OR g = 'b')",
+                           "id % 7 = 3 AND name >= 'user_5'",
+                           "amt > 100 AND amt < 300.5",
+                           "dt = '2022-01-10'",
+                           "length(name) = 7",
+                           "upper(g) = 'C'",
+                           "coalesce(k, -1) = -1",
+                           "k + 1 = 4",
+                           "d * 2 > 10",
+                           "id / 3 > 600",
+                           "abs(d) < 1"}) {
     add(std::string("SELECT id FROM {t} WHERE ") + pred);
   }
   // Expressions in the select list.
-  for (const char* expr :
-       {"id + k", "id * 2 - k", "-k", "k % 3", "d * 2", "d + k", "amt + 1", "amt * 2", "amt - amt",
-        "abs(d)", "round(d, 1)", "id / 4", "upper(g)", "lower(name)", "length(name)",
-        "substr(name, 2, 3)", "substr(name, 6)", "concat(name, '-x')", "g || '-' || name",
-        "replace(name, 'user', 'u')", "coalesce(g, 'none')", "coalesce(k, d)",
-        "CASE WHEN k > 3 THEN 'hi' WHEN k IS NULL THEN 'null' ELSE 'lo' END",
-        "CASE g WHEN 'a' THEN 1 WHEN 'b' THEN 2 END", "CAST(k AS STRING)", "CAST(id AS DOUBLE)",
-        "CAST(amt AS DOUBLE)", "CAST('12' AS INT) + k", "k IS NULL", "k > 3", "g = 'a' OR k = 1",
-        "nullif(k, 3)", "greatest(k, 2)", "least(d, 0.0)", "trim('  x ')", "dt", "ts", "b",
-        "NOT b", "id IN (1, 2, 3)", "ceil(d)", "floor(d)", "sqrt(id)", "year(dt)", "month(dt)",
-        "dayofmonth(dt)", "starts_with(name, 'user_1')"}) {
+  for (const char* expr : {"id + k",
+                           "id * 2 - k",
+                           "-k",
+                           "k % 3",
+                           "d * 2",
+                           "d + k",
+                           "amt + 1",
+                           "amt * 2",
+                           "amt - amt",
+                           "abs(d)",
+                           "round(d, 1)",
+                           "id / 4",
+                           "upper(g)",
+                           "lower(name)",
+                           "length(name)",
+                           "substr(name, 2, 3)",
+                           "substr(name, 6)",
+                           "concat(name, '-x')",
+                           "g || '-' || name",
+                           "replace(name, 'user', 'u')",
+                           "coalesce(g, 'none')",
+                           "coalesce(k, d)",
+                           "CASE WHEN k > 3 THEN 'hi' WHEN k IS NULL THEN 'null' ELSE 'lo' END",
+                           "CASE g WHEN 'a' THEN 1 WHEN 'b' THEN 2 END",
+                           "CAST(k AS STRING)",
+                           "CAST(id AS DOUBLE)",
+                           "CAST(amt AS DOUBLE)",
+                           "CAST('12' AS INT) + k",
+                           "k IS NULL",
+                           "k > 3",
+                           "g = 'a' OR k = 1",
+                           "nullif(k, 3)",
+                           "greatest(k, 2)",
+                           "least(d, 0.0)",
+                           "trim('  x ')",
+                           "dt",
+                           "ts",
+                           "b",
+                           "NOT b",
+                           "id IN (1, 2, 3)",
+                           "ceil(d)",
+                           "floor(d)",
+                           "sqrt(id)",
+                           "year(dt)",
+                           "month(dt)",
+                           "dayofmonth(dt)",
+                           "starts_with(name, 'user_1')"}) {
     add(std::string("SELECT id, ") + expr + " FROM {t}");
   }
   // Aggregates and grouping.

@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
   scan->add_flag("--explain", scan_cmd.explain, "Print the planning funnel instead of rows");
 
   floe::cli::SqlCommand sql_cmd;
-  auto* sql = app.add_subcommand("sql", "Run Spark-SQL statements (queries, EXPLAIN, DESCRIBE, SHOW)");
+  auto* sql =
+      app.add_subcommand("sql", "Run Spark-SQL statements (queries, EXPLAIN, DESCRIBE, SHOW)");
   sql->add_option("statements", sql_cmd.sql, "SQL statements separated by ';'");
   sql->add_option("-f,--file", sql_cmd.file, "Read the statements from a file");
   sql->add_option("--threads", sql_cmd.threads, "Worker threads (default: one per core)");

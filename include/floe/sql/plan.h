@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
-#include "floe/sql/bound_expr.h"
-#include "floe/sql/relational.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
+#include "floe/sql/bound_expr.h"
+#include "floe/sql/relational.h"
 #include "floe/util/result.h"
 
 namespace floe::sql {
