@@ -96,7 +96,18 @@ Status run_demo(const GlobalOptions& options, std::ostream& out) {
   TableMetadata back = FLOE_TRY(read_table_metadata(*io, path));
   if (!(back == m)) return make_error(ErrorKind::kInternal, "demo metadata did not round-trip");
   out << "  wrote " << path << " and read it back: identical model\n\n";
-  return run_inspect(options, path, InspectOptions{}, out);
+  FLOE_TRY(run_inspect(options, path, InspectOptions{}, out));
+
+  // The SQL engine on generated rows: Iceberg's bucket and day transforms as functions, grouped.
+  out << "\n== 3. SQL: transforms as functions, aggregation (floe sql) ==\n";
+  const std::string query =
+      "SELECT system.bucket(16, id) AS bucket, count(*) AS rows, min(id), max(id), "
+      "days(TIMESTAMP '2026-05-01 10:15:00' + INTERVAL 1 DAY) AS day "
+      "FROM range(1000) WHERE id % 7 = 3 GROUP BY 1 ORDER BY rows DESC, bucket LIMIT 3";
+  out << "  " << query << "\n";
+  SqlCommand sql;
+  sql.sql = query;
+  return run_sql(options, sql, out);
 }
 
 }  // namespace floe::cli
