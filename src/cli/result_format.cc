@@ -202,25 +202,53 @@ void ResultPrinter::add(const ColumnBatch& batch) {
   }
 }
 
+namespace {
+std::vector<std::string> split_lines(const std::string& v) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t nl = v.find('\n', start);
+    out.push_back(v.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  if (out.size() > 1 && out.back().empty()) out.pop_back();
+  return out;
+}
+}  // namespace
+
 int64_t ResultPrinter::end() {
   if (format_ != Format::kTable) return count_;
+  // Multi-line values (SHOW CREATE TABLE) print as several physical lines of one row.
   std::vector<size_t> widths(header_.size(), 1);
-  for (size_t c = 0; c < header_.size(); ++c)
+  for (size_t c = 0; c < header_.size(); ++c) {
     widths[c] = std::max(widths[c], display_width(header_[c]));
+  }
   for (const auto& r : rows_) {
     for (size_t c = 0; c < r.size() && c < widths.size(); ++c) {
-      widths[c] = std::max(widths[c], display_width(r[c]));
+      for (const auto& line : split_lines(r[c]))
+        widths[c] = std::max(widths[c], display_width(line));
     }
   }
   std::string rule = "+";
   for (size_t w : widths) rule += std::string(w, '-') + "+";
   auto emit = [&](const std::vector<std::string>& row) {
-    std::string line = "|";
+    std::vector<std::vector<std::string>> cells;
+    size_t height = 1;
     for (size_t c = 0; c < widths.size(); ++c) {
-      const std::string& v = c < row.size() ? row[c] : std::string();
-      line += std::string(widths[c] - display_width(v), ' ') + v + "|";
+      cells.push_back(split_lines(c < row.size() ? row[c] : std::string()));
+      height = std::max(height, cells.back().size());
     }
-    out_ << line << "\n";
+    for (size_t h = 0; h < height; ++h) {
+      std::string line = "|";
+      for (size_t c = 0; c < widths.size(); ++c) {
+        const std::string v = h < cells[c].size() ? cells[c][h] : std::string();
+        // One-line values align right like Spark's show(); multi-line text reads left-aligned.
+        std::string pad(widths[c] - display_width(v), ' ');
+        line += (cells[c].size() > 1 ? v + pad : pad + v) + "|";
+      }
+      out_ << line << "\n";
+    }
   };
   out_ << rule << "\n";
   emit(header_);
