@@ -455,6 +455,11 @@ bool convertible_primitive(const Type& t) {
          id != TypeId::kGeography && id != TypeId::kUnknown;
 }
 
+// Both primitive, or the same nested type (struct, list, map).
+bool same_kind(const Type& a, const Type& b) {
+  return a.is_primitive() ? b.is_primitive() : a.id() == b.id();
+}
+
 // Copies the shape of a nested column (length, nulls, list/map offsets) but not its children.
 void copy_shape(const ColumnVector& from, ColumnVector& to) {
   to.set_length(from.length());
@@ -471,9 +476,10 @@ void copy_shape(const ColumnVector& from, ColumnVector& to) {
 Result<ColumnPtr> evolve_column(const ColumnPtr& col, const TypePtr& target) {
   const Type& from = *col->type();
   if (from.equals(*target)) return col;
-  if (target->is_primitive() && from.is_primitive()) {
-    return convertible_primitive(*target) ? widen_column(col, target) : col;
-  }
+  // Variant, geometry and unknown columns keep their stored shape (a variant is a struct of
+  // binaries in Parquet).
+  if (target->is_primitive() && !convertible_primitive(*target)) return col;
+  if (target->is_primitive() && from.is_primitive()) return widen_column(col, target);
   if (from.id() != target->id()) {
     return invalid_data("cannot read a {} column as {}", from.to_string(), target->to_string());
   }
@@ -487,8 +493,11 @@ Result<ColumnPtr> evolve_column(const ColumnPtr& col, const TypePtr& target) {
     // ids cannot change, and a name-mapped file may not carry them).
     int src = -1;
     if (target->is_struct()) {
+      // A field whose stored kind differs (a list where the file has a string: ids reused by an
+      // inconsistent name mapping, as in Impala's migrated tables) is not this field's data;
+      // it reads as absent rather than failing the whole column.
       for (size_t j = 0; j < have.size(); ++j) {
-        if (have[j].id == f.id) src = static_cast<int>(j);
+        if (have[j].id == f.id && same_kind(*have[j].type, *f.type)) src = static_cast<int>(j);
       }
     } else if (i < have.size()) {
       src = static_cast<int>(i);
