@@ -446,4 +446,75 @@ Result<ColumnPtr> constant_column(const TypePtr& type, const Literal& value, int
   return out;
 }
 
+namespace {
+
+// Types a data file stores as opaque values: read as they are, never converted.
+bool convertible_primitive(const Type& t) {
+  TypeId id = t.id();
+  return t.is_primitive() && id != TypeId::kVariant && id != TypeId::kGeometry &&
+         id != TypeId::kGeography && id != TypeId::kUnknown;
+}
+
+// Both primitive, or the same nested type (struct, list, map).
+bool same_kind(const Type& a, const Type& b) {
+  return a.is_primitive() ? b.is_primitive() : a.id() == b.id();
+}
+
+// Copies the shape of a nested column (length, nulls, list/map offsets) but not its children.
+void copy_shape(const ColumnVector& from, ColumnVector& to) {
+  to.set_length(from.length());
+  to.set_null_count(from.null_count());
+  if (from.null_count() > 0) to.validity().append(from.validity().data(), from.validity().size());
+  if (from.type()->is_list() || from.type()->is_map()) {
+    to.offsets().clear();
+    to.offsets().append(from.offsets().data(), from.offsets().size());
+  }
+}
+
+}  // namespace
+
+Result<ColumnPtr> evolve_column(const ColumnPtr& col, const TypePtr& target) {
+  const Type& from = *col->type();
+  if (from.equals(*target)) return col;
+  // Variant, geometry and unknown columns keep their stored shape (a variant is a struct of
+  // binaries in Parquet).
+  if (target->is_primitive() && !convertible_primitive(*target)) return col;
+  if (target->is_primitive() && from.is_primitive()) return widen_column(col, target);
+  if (from.id() != target->id()) {
+    return invalid_data("cannot read a {} column as {}", from.to_string(), target->to_string());
+  }
+  auto out = ColumnVector::make(target);
+  copy_shape(*col, *out);
+  const auto& want = target->fields();
+  const auto& have = from.fields();
+  for (size_t i = 0; i < want.size(); ++i) {
+    const NestedField& f = want[i];
+    // Struct fields match by id; a list's element and a map's key and value by position (their
+    // ids cannot change, and a name-mapped file may not carry them).
+    int src = -1;
+    if (target->is_struct()) {
+      // A field whose stored kind differs (a list where the file has a string: ids reused by an
+      // inconsistent name mapping, as in Impala's migrated tables) is not this field's data;
+      // it reads as absent rather than failing the whole column.
+      for (size_t j = 0; j < have.size(); ++j) {
+        if (have[j].id == f.id && same_kind(*have[j].type, *f.type)) src = static_cast<int>(j);
+      }
+    } else if (i < have.size()) {
+      src = static_cast<int>(i);
+    }
+    ColumnPtr child;
+    if (src >= 0) {
+      auto evolved = evolve_column(col->child_ptr(static_cast<size_t>(src)), f.type);
+      if (!evolved.ok()) return evolved.status().with_context("field '" + f.name + "'");
+      child = std::move(*evolved);
+    } else {
+      const int64_t n = target->is_struct() ? col->length() : 0;
+      child = FLOE_TRY(constant_column(
+          f.type, f.initial_default ? *f.initial_default : Literal::null(f.type), n));
+    }
+    out->set_child(i, std::move(child));
+  }
+  return out;
+}
+
 }  // namespace floe

@@ -412,17 +412,12 @@ Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
       int idx = raw.find(f.id);
       ColumnPtr col;
       if (idx >= 0) {
-        col = raw.columns[static_cast<size_t>(idx)];
-        TypeId tid = f.type->id();
-        bool widenable = f.type->is_primitive() && tid != TypeId::kVariant &&
-                         tid != TypeId::kGeometry && tid != TypeId::kGeography &&
-                         tid != TypeId::kUnknown;
-        if (widenable) {
-          auto widened = widen_column(col, f.type);
-          if (!widened.ok())
-            return widened.status().with_context(file.file_path + ": column '" + f.name + "'");
-          col = *widened;
+        // By field id at every depth: renames, added and dropped struct fields, promotions.
+        auto evolved = evolve_column(raw.columns[static_cast<size_t>(idx)], f.type);
+        if (!evolved.ok()) {
+          return evolved.status().with_context(file.file_path + ": column '" + f.name + "'");
         }
+        col = std::move(*evolved);
       } else {
         col = FLOE_TRY(constant_column(f.type, missing_value(f), n));
       }

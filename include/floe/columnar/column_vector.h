@@ -117,6 +117,9 @@ class ColumnVector {
   ColumnVector& child(size_t i) { return *children_[i]; }
   const ColumnVector& child(size_t i) const { return *children_[i]; }
   const ColumnPtr& child_ptr(size_t i) const { return children_[i]; }
+  // Replaces child i, so a reader can re-assemble a nested column around existing children
+  // without copying them (the child must be as long as the parent expects).
+  void set_child(size_t i, ColumnPtr c) { children_[i] = std::move(c); }
 
   bool is_null(int64_t i) const {
     return null_count_ != 0 && !((validity_.data()[i >> 3] >> (i & 7)) & 1);

@@ -24,6 +24,13 @@ ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep);
 // decimal(P',S), date -> timestamp/timestamp_ns); same type returns the input.
 Result<ColumnPtr> widen_column(const ColumnPtr& col, const TypePtr& target);
 
+// Converts a column read from a data file to the table's type by field id at every depth:
+// struct fields follow their ids (a renamed field keeps its data, a field the file lacks reads
+// as its initial-default or null, a field the table dropped is left out, order is the table's),
+// list elements and map keys/values are converted the same way, primitives widen as in
+// widen_column. A column already of the target type is returned as is.
+Result<ColumnPtr> evolve_column(const ColumnPtr& col, const TypePtr& target);
+
 // A column of n copies of `value` (a typed null gives an all-null column).
 Result<ColumnPtr> constant_column(const TypePtr& type, const Literal& value, int64_t n);
 
