@@ -146,11 +146,11 @@ ScanReader::ScanReader(FileIOPtr io, std::shared_ptr<const TableMetadata> table,
 
 Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::position_deletes_of(
     const DeleteFile& d) {
-  {
-    std::lock_guard lock(mu_);
-    auto it = position_cache_.find(d.file.file_path);
-    if (it != position_cache_.end()) return it->second;
-  }
+  return position_cache_.get(d.file.file_path, [&] { return load_position_deletes(d); });
+}
+
+Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::load_position_deletes(
+    const DeleteFile& d) {
   if (!is_parquet(d.file.file_format)) {
     return not_supported("{} position-delete files are not supported yet: {}", d.file.file_format,
                          d.file.file_path);
@@ -179,18 +179,16 @@ Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::position_dele
   }
   for (auto& [_, s] : out->by_path) s.finish();
   stats_.delete_files_loaded++;
-  std::lock_guard lock(mu_);
-  position_cache_.emplace(d.file.file_path, out);
   return std::shared_ptr<const FileDeletes>(out);
 }
 
 Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::equality_deletes_of(
     const DeleteFile& d) {
-  {
-    std::lock_guard lock(mu_);
-    auto it = equality_cache_.find(d.file.file_path);
-    if (it != equality_cache_.end()) return it->second;
-  }
+  return equality_cache_.get(d.file.file_path, [&] { return load_equality_deletes(d); });
+}
+
+Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equality_deletes(
+    const DeleteFile& d) {
   if (!is_parquet(d.file.file_format)) {
     return not_supported("{} equality-delete files are not supported yet: {}", d.file.file_format,
                          d.file.file_path);
@@ -213,17 +211,14 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::equality_
     }
   }
   stats_.delete_files_loaded++;
-  std::lock_guard lock(mu_);
-  equality_cache_.emplace(d.file.file_path, out);
   return std::shared_ptr<const EqualityDeletes>(out);
 }
 
 Result<std::shared_ptr<const PuffinFooter>> ScanReader::puffin_footer_of(const DataFile& f) {
-  {
-    std::lock_guard lock(mu_);
-    auto it = puffin_cache_.find(f.file_path);
-    if (it != puffin_cache_.end()) return it->second;
-  }
+  return puffin_cache_.get(f.file_path, [&] { return load_puffin_footer(f); });
+}
+
+Result<std::shared_ptr<const PuffinFooter>> ScanReader::load_puffin_footer(const DataFile& f) {
   auto size =
       f.file_size_in_bytes > 0 ? std::optional<int64_t>(f.file_size_in_bytes) : std::nullopt;
   auto footer = read_puffin_footer(*io_, f.file_path, size);
@@ -231,10 +226,7 @@ Result<std::shared_ptr<const PuffinFooter>> ScanReader::puffin_footer_of(const D
     footer = read_puffin_footer(*io_, f.file_path);  // the manifest's size may be wrong
   }
   if (!footer.ok()) return footer.status();
-  auto ptr = std::make_shared<const PuffinFooter>(std::move(*footer));
-  std::lock_guard lock(mu_);
-  puffin_cache_.emplace(f.file_path, ptr);
-  return ptr;
+  return std::make_shared<const PuffinFooter>(std::move(*footer));
 }
 
 Result<std::vector<std::shared_ptr<const ScanReader::EqualityDeletes>>>
@@ -258,22 +250,16 @@ ScanReader::equality_sets_for(const FileScanTask& task) {
     }
     std::string key;
     for (const DeleteFile* f : files) key += f->file.file_path + '\n';
-    {
-      std::lock_guard lock(mu_);
-      auto it = equality_cache_.find(key);
-      if (it != equality_cache_.end()) {
-        out.push_back(it->second);
-        continue;
-      }
-    }
-    auto merged = std::make_shared<EqualityDeletes>();
-    merged->ids = ids;
-    for (const DeleteFile* f : files) {
-      auto one = FLOE_TRY(equality_deletes_of(*f));
-      merged->keys.insert(one->keys.begin(), one->keys.end());
-    }
-    std::lock_guard lock(mu_);
-    equality_cache_.emplace(key, merged);
+    auto merged =
+        FLOE_TRY(equality_cache_.get(key, [&]() -> Result<std::shared_ptr<const EqualityDeletes>> {
+          auto set = std::make_shared<EqualityDeletes>();
+          set->ids = ids;
+          for (const DeleteFile* f : files) {
+            auto one = FLOE_TRY(equality_deletes_of(*f));
+            set->keys.insert(one->keys.begin(), one->keys.end());
+          }
+          return std::shared_ptr<const EqualityDeletes>(set);
+        }));
     out.push_back(std::move(merged));
   }
   return out;

@@ -19,6 +19,7 @@
 #include "floe/read/position_delete_set.h"
 #include "floe/read/puffin.h"
 #include "floe/scan/table_scan.h"
+#include "floe/util/once_cache.h"
 
 namespace floe {
 
@@ -50,12 +51,17 @@ class ScanReader {
  private:
   struct EqualityDeletes;
   struct FileDeletes;
+  // Each delete file and Puffin footer is loaded once per scan, even when tasks on several
+  // threads need it at the same time.
   Result<std::shared_ptr<const FileDeletes>> position_deletes_of(const DeleteFile& d);
+  Result<std::shared_ptr<const FileDeletes>> load_position_deletes(const DeleteFile& d);
   Result<std::shared_ptr<const EqualityDeletes>> equality_deletes_of(const DeleteFile& d);
+  Result<std::shared_ptr<const EqualityDeletes>> load_equality_deletes(const DeleteFile& d);
   Result<PositionDeleteSet> positions_for(const FileScanTask& task);
   Result<std::vector<std::shared_ptr<const EqualityDeletes>>> equality_sets_for(
       const FileScanTask& task);
   Result<std::shared_ptr<const PuffinFooter>> puffin_footer_of(const DataFile& puffin);
+  Result<std::shared_ptr<const PuffinFooter>> load_puffin_footer(const DataFile& puffin);
 
   FileIOPtr io_;
   std::shared_ptr<const TableMetadata> table_;
@@ -63,10 +69,9 @@ class ScanReader {
   std::vector<NestedField> fields_;
   std::optional<std::string> name_mapping_;
   ReadStats stats_;
-  std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<const FileDeletes>> position_cache_;
-  std::unordered_map<std::string, std::shared_ptr<const EqualityDeletes>> equality_cache_;
-  std::unordered_map<std::string, std::shared_ptr<const PuffinFooter>> puffin_cache_;
+  OnceCache<FileDeletes> position_cache_;
+  OnceCache<EqualityDeletes> equality_cache_;  // by file, and merged sets by their file list
+  OnceCache<PuffinFooter> puffin_cache_;
 };
 
 // Plans `scan` and reads every task, `threads` at a time (0 = one per core), delivering batches
