@@ -22,8 +22,9 @@ TEST(DeleteLoading, EveryDeleteFileIsReadOncePerScan) {
       continue;
     }
     SCOPED_TRACE(t.name);
-    auto table = open_table_at(make_local_file_io(),
-                               (std::filesystem::path(FLOE_FIXTURES_DIR) / t.name / t.metadata).string());
+    auto table =
+        open_table_at(make_local_file_io(),
+                      (std::filesystem::path(FLOE_FIXTURES_DIR) / t.name / t.metadata).string());
     ASSERT_TRUE(table.ok()) << table.status().to_string();
     // Delete files (not deletion vectors) that some task needs.
     std::set<std::string> needed;
@@ -43,8 +44,8 @@ TEST(DeleteLoading, EveryDeleteFileIsReadOncePerScan) {
     for (int run = 0; run < 3; ++run) {
       auto scan = TableScan::make(table->io, table->metadata, {});
       ASSERT_TRUE(scan.ok());
-      auto summary = read_scan(*scan, table->io, table->metadata, {},
-                               [](ColumnBatch&&) { return Status::OK(); }, 2);
+      auto summary = read_scan(
+          *scan, table->io, table->metadata, {}, [](ColumnBatch&&) { return Status::OK(); }, 2);
       ASSERT_TRUE(summary.ok()) << summary.status().to_string();
       EXPECT_EQ(summary->delete_files_loaded, static_cast<int64_t>(needed.size()));
     }
