@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,7 +12,8 @@
 
 namespace floe {
 struct TableMetadata;
-}
+struct ScanReport;
+}  // namespace floe
 
 namespace floe::cli {
 
@@ -77,6 +79,9 @@ struct ScanCommand {
   int threads = 0;
   bool explain = false;
 };
+
+// The planning funnel as the JSON object `floe scan --explain` and EXPLAIN print.
+nlohmann::ordered_json scan_report_json(const ScanReport& report);
 
 // floe scan TABLE: plans a scan; --explain prints the planning funnel (ScanReport).
 Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostream& out);

@@ -154,6 +154,8 @@ void render(const ColumnVector& col, int64_t i, std::string* out) {
   }
 }
 
+}  // namespace
+
 std::string csv_escape(const std::string& v) {
   if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
   std::string out = "\"";
@@ -163,8 +165,6 @@ std::string csv_escape(const std::string& v) {
   }
   return out + "\"";
 }
-
-}  // namespace
 
 std::string spark_cell(const ColumnVector& col, int64_t row) {
   std::string out;

@@ -9,6 +9,9 @@
 
 namespace floe::cli {
 
+// A CSV field, quoted (with "" escapes) when it holds a comma, quote or line break.
+std::string csv_escape(const std::string& v);
+
 // One value as Spark's show() renders it: NULL, 2024-06-15 10:00:00, 1.0E10, [a, b],
 // {k -> v}, {a, b} for structs, [0A FF] for binary.
 std::string spark_cell(const ColumnVector& col, int64_t row);

@@ -1,5 +1,7 @@
 #include "cli/row_printer.h"
 
+#include "cli/result_format.h"
+
 namespace floe::cli {
 
 namespace {
@@ -12,16 +14,6 @@ std::string cell_text(const ColumnVector& col, int64_t i) {
     return json;
   }
   return col.literal_at(i).to_string();
-}
-
-std::string csv_escape(const std::string& v) {
-  if (v.find_first_of(",\"\n\r") == std::string::npos) return v;
-  std::string out = "\"";
-  for (char c : v) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
 }
 
 }  // namespace

@@ -61,7 +61,9 @@ void print_explain(std::ostream& out, const ScanReport& r, const StoredTable& ta
   t.print(out, /*header=*/false, 4);
 }
 
-nlohmann::ordered_json report_json(const ScanReport& r) {
+}  // namespace
+
+nlohmann::ordered_json scan_report_json(const ScanReport& r) {
   nlohmann::ordered_json j;
   j["snapshot_id"] =
       r.snapshot_id < 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.snapshot_id);
@@ -89,6 +91,8 @@ nlohmann::ordered_json report_json(const ScanReport& r) {
   j["task_bytes"] = r.task_bytes;
   return j;
 }
+
+namespace {
 
 Status print_rows(const GlobalOptions& options, const ScanCommand& cmd, TableScan& scan,
                   const StoredTable& table, std::ostream& out) {
@@ -120,7 +124,7 @@ Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostre
   if (cmd.explain) {
     FLOE_TRY(scan.plan_tasks([](CombinedScanTask&&) { return true; }));
     if (options.output_format() == OutputFormat::kJson) {
-      out << report_json(scan.report()).dump() << "\n";
+      out << scan_report_json(scan.report()).dump() << "\n";
     } else {
       print_explain(out, scan.report(), table);
     }

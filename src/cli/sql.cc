@@ -19,34 +19,6 @@ namespace floe::cli {
 
 namespace {
 
-nlohmann::ordered_json report_object(const ScanReport& r) {
-  nlohmann::ordered_json j;
-  j["snapshot_id"] = r.snapshot_id;
-  j["total_manifests"] = r.total_data_manifests + r.total_delete_manifests;
-  j["skipped_manifests"] = r.skipped_data_manifests + r.skipped_delete_manifests;
-  j["scanned_manifests"] = r.scanned_data_manifests + r.scanned_delete_manifests;
-  j["total_data_manifests"] = r.total_data_manifests;
-  j["skipped_data_manifests"] = r.skipped_data_manifests;
-  j["scanned_data_manifests"] = r.scanned_data_manifests;
-  j["total_delete_manifests"] = r.total_delete_manifests;
-  j["skipped_delete_manifests"] = r.skipped_delete_manifests;
-  j["scanned_delete_manifests"] = r.scanned_delete_manifests;
-  j["total_data_files"] = r.total_data_files;
-  j["skipped_data_files"] = r.skipped_data_files;
-  j["scanned_data_files"] = r.scanned_data_files;
-  j["delete_files"] = r.matched_delete_files;
-  std::string residual;
-  for (const auto& res : r.residuals) residual += (residual.empty() ? "" : " | ") + res;
-  j["residual"] = residual.empty() ? "true" : residual;
-  j["filter"] = r.filter.empty() ? "true" : r.filter;
-  j["planning_ms"] = r.planning_ms;
-  j["io_requests"] = r.io_requests;
-  j["io_bytes"] = r.io_bytes;
-  j["tasks"] = r.tasks;
-  j["task_bytes"] = r.task_bytes;
-  return j;
-}
-
 struct Output {
   Output(std::ostream& out, OutputFormat format, bool timing, bool interactive)
       : out(out), format(format), timing(timing), interactive(interactive) {}
@@ -82,9 +54,9 @@ struct Output {
     s.explain = [this](const std::string& text, const std::vector<ScanReport>& reports) {
       if (format == OutputFormat::kJson) {
         nlohmann::ordered_json j =
-            reports.size() == 1 ? report_object(reports[0]) : nlohmann::ordered_json::array();
+            reports.size() == 1 ? scan_report_json(reports[0]) : nlohmann::ordered_json::array();
         if (reports.size() != 1) {
-          for (const auto& r : reports) j.push_back(report_object(r));
+          for (const auto& r : reports) j.push_back(scan_report_json(r));
         }
         out << j.dump() << "\n";
       } else {

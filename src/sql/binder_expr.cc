@@ -24,18 +24,6 @@ std::vector<std::string> Scope::names() const {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : ".") + p;
-  return out;
-}
-
-std::string at(const ast::SourcePos& pos) { return fmt::format("{}:{}", pos.line, pos.column); }
-
-Status error_at(const ast::SourcePos& pos, std::string message) {
-  return Status(ErrorKind::kInvalidArgument, fmt::format("{} at {}", message, at(pos)));
-}
-
 // Function name without a `system.` / `catalog.system.` prefix, lower-case.
 std::string function_name(const std::vector<std::string>& parts) { return to_lower(parts.back()); }
 
@@ -64,7 +52,7 @@ Result<BoundExprPtr> Binder::bind_column(const ast::ColumnRefExpr& ref, const Sc
       if (c.hidden || !iequals(c.name, parts[0])) continue;
       if (found && found->qualifier != c.qualifier) {
         return error_at(ref.pos, fmt::format("column reference '{}' is ambiguous ({}.{} or {}.{})",
-                                             joined(parts), found->qualifier, found->name,
+                                             dotted_name(parts), found->qualifier, found->name,
                                              c.qualifier, c.name));
       }
       if (!found) found = &c;
@@ -79,15 +67,15 @@ Result<BoundExprPtr> Binder::bind_column(const ast::ColumnRefExpr& ref, const Sc
           (names.empty() ? "" : ", ") + (c.qualifier.empty() ? c.name : c.qualifier + "." + c.name);
     }
     return error_at(ref.pos, fmt::format("cannot resolve column '{}' (available: {})",
-                                         joined(parts), names.empty() ? "none" : names));
+                                         dotted_name(parts), names.empty() ? "none" : names));
   }
   BoundExprPtr out = FLOE_TRY(column(found->index, found->type));
   for (size_t i = used; i < parts.size(); ++i) {
     if (!out->type->is_struct()) {
       return error_at(ref.pos, fmt::format("'{}' is not a struct; cannot select field '{}'",
-                                           joined(parts), parts[i]));
+                                           dotted_name(parts), parts[i]));
     }
-    out = FLOE_TRY_CTX(field(out, parts[i]), at(ref.pos));
+    out = FLOE_TRY_CTX(field(out, parts[i]), position_text(ref.pos));
   }
   return out;
 }
@@ -107,7 +95,7 @@ Result<BoundExprPtr> Binder::bind_literal(const ast::LiteralExpr& lit) {
         }
         return literal(Literal::int64(v));
       }
-      int128_t unscaled = FLOE_TRY_CTX(parse_decimal(lit.text, 0), at(lit.pos));
+      int128_t unscaled = FLOE_TRY_CTX(parse_decimal(lit.text, 0), position_text(lit.pos));
       return literal(Literal::decimal(unscaled, static_cast<int>(lit.text.size()), 0));
     }
     case K::kDecimal: {
@@ -130,7 +118,7 @@ Result<BoundExprPtr> Binder::bind_literal(const ast::LiteralExpr& lit) {
       // Digits before the point that are zeros still count once ("0.5" is decimal(1,1)).
       int precision = std::max({digits, scale, 1});
       if (precision > 38) return literal(Literal::float64(std::strtod(text.c_str(), nullptr)));
-      int128_t unscaled = FLOE_TRY_CTX(parse_decimal(text, scale), at(lit.pos));
+      int128_t unscaled = FLOE_TRY_CTX(parse_decimal(text, scale), position_text(lit.pos));
       return literal(Literal::decimal(unscaled, precision, scale));
     }
     case K::kDouble: {
@@ -279,7 +267,7 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
         if (in_input.ok()) {
           return error_at(expr.pos, fmt::format("column '{}' must appear in the GROUP BY clause "
                                                 "or be used in an aggregate function",
-                                                joined(ref.parts)));
+                                                dotted_name(ref.parts)));
         }
         return bind_column(ref, scope);
       }
@@ -292,9 +280,9 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
       BoundExprPtr operand = FLOE_TRY(bind_expr(*u.operand, scope, agg));
       switch (u.op) {
         case ast::UnaryOp::kNot:
-          return FLOE_TRY_CTX(not_(operand), at(expr.pos));
+          return FLOE_TRY_CTX(not_(operand), position_text(expr.pos));
         case ast::UnaryOp::kNegate:
-          return FLOE_TRY_CTX(call("negate", {operand}), at(expr.pos));
+          return FLOE_TRY_CTX(call("negate", {operand}), position_text(expr.pos));
         case ast::UnaryOp::kPlus:
           return operand;
         case ast::UnaryOp::kBitNot:
@@ -317,18 +305,20 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
         FLOE_TRY(interval_parts(lit, &months, &days, &micros));
         return FLOE_TRY_CTX(
             interval_add(base, months, days, micros, b.op == ast::BinaryOp::kSubtract),
-            at(expr.pos));
+            position_text(expr.pos));
       }
       BoundExprPtr left = FLOE_TRY(bind_expr(*b.left, scope, agg));
       BoundExprPtr right = FLOE_TRY(bind_expr(*b.right, scope, agg));
-      if (b.op == ast::BinaryOp::kAnd) return FLOE_TRY_CTX(and_(left, right), at(expr.pos));
-      if (b.op == ast::BinaryOp::kOr) return FLOE_TRY_CTX(or_(left, right), at(expr.pos));
-      return FLOE_TRY_CTX(call(binary_function(b.op), {left, right}), at(expr.pos));
+      if (b.op == ast::BinaryOp::kAnd)
+        return FLOE_TRY_CTX(and_(left, right), position_text(expr.pos));
+      if (b.op == ast::BinaryOp::kOr)
+        return FLOE_TRY_CTX(or_(left, right), position_text(expr.pos));
+      return FLOE_TRY_CTX(call(binary_function(b.op), {left, right}), position_text(expr.pos));
     }
     case K::kIsNull: {
       const auto& n = expr.as<ast::IsNullExpr>();
       return FLOE_TRY_CTX(is_null(FLOE_TRY(bind_expr(*n.operand, scope, agg)), n.negated),
-                          at(expr.pos));
+                          position_text(expr.pos));
     }
     case K::kIsBool: {
       const auto& n = expr.as<ast::IsBoolExpr>();
@@ -343,21 +333,21 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
       BoundExprPtr operand = FLOE_TRY(bind_expr(*in.operand, scope, agg));
       std::vector<BoundExprPtr> list;
       for (const auto& e : in.list) list.push_back(FLOE_TRY(bind_expr(*e, scope, agg)));
-      return FLOE_TRY_CTX(in_list(operand, std::move(list), in.negated), at(expr.pos));
+      return FLOE_TRY_CTX(in_list(operand, std::move(list), in.negated), position_text(expr.pos));
     }
     case K::kInSubquery: {
       const auto& in = expr.as<ast::InSubqueryExpr>();
       BoundExprPtr operand = FLOE_TRY(bind_expr(*in.operand, scope, agg));
       std::vector<BoundExprPtr> list = FLOE_TRY(bind_subquery_list(*in.query));
       if (list.empty()) return literal(Literal::boolean(in.negated));
-      return FLOE_TRY_CTX(in_list(operand, std::move(list), in.negated), at(expr.pos));
+      return FLOE_TRY_CTX(in_list(operand, std::move(list), in.negated), position_text(expr.pos));
     }
     case K::kBetween: {
       const auto& b = expr.as<ast::BetweenExpr>();
       return FLOE_TRY_CTX(between(FLOE_TRY(bind_expr(*b.operand, scope, agg)),
                                   FLOE_TRY(bind_expr(*b.low, scope, agg)),
                                   FLOE_TRY(bind_expr(*b.high, scope, agg)), b.negated),
-                          at(expr.pos));
+                          position_text(expr.pos));
     }
     case K::kLike: {
       const auto& l = expr.as<ast::LikeExpr>();
@@ -368,7 +358,7 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
       return FLOE_TRY_CTX(
           like(FLOE_TRY(bind_expr(*l.operand, scope, agg)),
                FLOE_TRY(bind_expr(*l.pattern, scope, agg)), l.negated, kind, escape),
-          at(expr.pos));
+          position_text(expr.pos));
     }
     case K::kExists: {
       const auto& e = expr.as<ast::ExistsExpr>();
@@ -392,13 +382,13 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
       std::optional<BoundExprPtr> otherwise;
       if (c.else_result) otherwise = FLOE_TRY(bind_expr(*c.else_result, scope, agg));
       return FLOE_TRY_CTX(case_when(operand, std::move(whens), std::move(thens), otherwise),
-                          at(expr.pos));
+                          position_text(expr.pos));
     }
     case K::kCast: {
       const auto& c = expr.as<ast::CastExpr>();
       BoundExprPtr operand = FLOE_TRY(bind_expr(*c.operand, scope, agg));
-      TypePtr target = FLOE_TRY_CTX(iceberg_type(*c.type), at(c.type->pos));
-      return FLOE_TRY_CTX(cast(operand, target, c.try_cast), at(expr.pos));
+      TypePtr target = FLOE_TRY_CTX(iceberg_type(*c.type), position_text(c.type->pos));
+      return FLOE_TRY_CTX(cast(operand, target, c.try_cast), position_text(expr.pos));
     }
     case K::kFunction:
       return bind_function(expr.as<ast::FunctionExpr>(), scope, agg);
@@ -406,11 +396,12 @@ Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope
       const auto& s = expr.as<ast::SubscriptExpr>();
       return FLOE_TRY_CTX(subscript(FLOE_TRY(bind_expr(*s.base, scope, agg)),
                                     FLOE_TRY(bind_expr(*s.index, scope, agg))),
-                          at(expr.pos));
+                          position_text(expr.pos));
     }
     case K::kFieldAccess: {
       const auto& f = expr.as<ast::FieldAccessExpr>();
-      return FLOE_TRY_CTX(field(FLOE_TRY(bind_expr(*f.base, scope, agg)), f.field), at(expr.pos));
+      return FLOE_TRY_CTX(field(FLOE_TRY(bind_expr(*f.base, scope, agg)), f.field),
+                          position_text(expr.pos));
     }
   }
   return error_at(expr.pos, "unsupported expression");
@@ -420,7 +411,7 @@ Result<BoundExprPtr> Binder::bind_function(const ast::FunctionExpr& f, const Sco
                                            const AggregateContext* agg) {
   std::string name = function_name(f.name);
   if (f.name.size() > 1 && !iequals(f.name[f.name.size() - 2], "system")) {
-    return error_at(f.pos, fmt::format("unknown function '{}'", joined(f.name)));
+    return error_at(f.pos, fmt::format("unknown function '{}'", dotted_name(f.name)));
   }
   if (is_aggregate_function(name)) {
     return error_at(f.pos, agg ? fmt::format("aggregate function '{}' cannot be nested", name)
@@ -437,9 +428,9 @@ Result<BoundExprPtr> Binder::bind_function(const ast::FunctionExpr& f, const Sco
     args.push_back(FLOE_TRY(bind_expr(*a, scope, agg)));
   }
   if (!is_scalar_function(name)) {
-    return error_at(f.pos, fmt::format("unknown function '{}'", joined(f.name)));
+    return error_at(f.pos, fmt::format("unknown function '{}'", dotted_name(f.name)));
   }
-  return FLOE_TRY_CTX(call(name, std::move(args)), at(f.pos));
+  return FLOE_TRY_CTX(call(name, std::move(args)), position_text(f.pos));
 }
 
 Result<BoundExprPtr> Binder::bind_subquery_value(const ast::Query& q) {

@@ -97,6 +97,14 @@ class Binder {
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
 };
 
+// "line:column" of a node, and an error naming it: "<message> at 1:8".
+std::string position_text(const ast::SourcePos& pos);
+Status error_at(const ast::SourcePos& pos, std::string message);
+// a.b.c
+std::string dotted_name(const std::vector<std::string>& parts);
+// The conjuncts of an AND tree, left to right.
+void split_conjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out);
+
 // Maps a Spark type name to an Iceberg type (ids assigned from 1 for nested fields).
 Result<TypePtr> iceberg_type(const ast::TypeName& type);
 // Spark's name for an Iceberg type: bigint, timestamp, timestamp_ntz, decimal(10,2), ...

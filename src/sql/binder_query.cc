@@ -13,12 +13,6 @@ namespace floe::sql {
 
 namespace {
 
-std::string at(const ast::SourcePos& pos) { return fmt::format("{}:{}", pos.line, pos.column); }
-
-Status error_at(const ast::SourcePos& pos, std::string message) {
-  return Status(ErrorKind::kInvalidArgument, fmt::format("{} at {}", message, at(pos)));
-}
-
 // Lower-cased names that column references in these expressions may mean ("*" for a star).
 void referenced_names(const ast::Expr& e, std::set<std::string>* out) {
   if (e.kind == ast::ExprKind::kColumnRef) {
@@ -70,15 +64,6 @@ JoinType join_type_of(ast::JoinType t) {
       return JoinType::kLeftAnti;
   }
   return JoinType::kInner;
-}
-
-void split_conjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
-  if (e.kind == ast::ExprKind::kBinary && e.as<ast::BinaryExpr>().op == ast::BinaryOp::kAnd) {
-    split_conjuncts(*e.as<ast::BinaryExpr>().left, out);
-    split_conjuncts(*e.as<ast::BinaryExpr>().right, out);
-    return;
-  }
-  out->push_back(&e);
 }
 
 // A projection of every input column plus extra computed columns.
@@ -295,7 +280,7 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
       AggregateSpec spec;
       spec.kind =
           FLOE_TRY_CTX(aggregate_kind_from_name(call_expr->name.back(), call_expr->distinct),
-                       at(call_expr->pos));
+                       position_text(call_expr->pos));
       spec.distinct = call_expr->distinct;
       spec.name = auto_column_name(*call_expr);
       const auto& args = call_expr->args;
@@ -336,7 +321,7 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
         }
       }
       TypePtr result_type =
-          FLOE_TRY_CTX(aggregate_result_type(spec.kind, arg_type), at(call_expr->pos));
+          FLOE_TRY_CTX(aggregate_result_type(spec.kind, arg_type), position_text(call_expr->pos));
       agg_context.aggregate_texts.push_back(text);
       agg_context.types.push_back(result_type);
       out_names.push_back(spec.name);
@@ -541,10 +526,8 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
           out.plan = std::move(plan);
           return out;
         }
-        table = FLOE_TRY_CTX(catalog_.load_table(parts), at(named.name.pos));
-        std::string name;
-        for (const auto& p : parts) name += (name.empty() ? "" : ".") + p;
-        display = name;
+        table = FLOE_TRY_CTX(catalog_.load_table(parts), position_text(named.name.pos));
+        display = dotted_name(parts);
         if (named.time_travel) travel = &*named.time_travel;
       } else {
         const auto& path = ref.as<ast::PathTableRef>();
@@ -561,7 +544,8 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
                                                "parquet and csv are)",
                                                path.format));
         }
-        table = FLOE_TRY_CTX(open_table_at(make_local_file_io(), path.path), at(ref.pos));
+        table =
+            FLOE_TRY_CTX(open_table_at(make_local_file_io(), path.path), position_text(ref.pos));
         display = "iceberg.`" + path.path + "`";
         if (path.time_travel) travel = &*path.time_travel;
       }
@@ -583,7 +567,8 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
                             "VERSION AS OF takes a snapshot id or a branch or tag name");
           }
         } else {
-          BoundExprPtr ts = FLOE_TRY_CTX(cast(value, Type::timestamptz()), at(travel->value->pos));
+          BoundExprPtr ts =
+              FLOE_TRY_CTX(cast(value, Type::timestamptz()), position_text(travel->value->pos));
           Literal t = FLOE_TRY(evaluate_constant(*ts));
           if (t.is_null()) {
             return error_at(travel->value->pos, "TIMESTAMP AS OF needs a timestamp");
@@ -724,7 +709,7 @@ Result<Binder::Relation> Binder::plan_join(const ast::JoinTableRef& join,
   const int nk = static_cast<int>(lkeys.size());
   std::vector<std::string> lnames, rnames;
   for (int k = 0; k < nk; ++k) {
-    TypePtr t = FLOE_TRY_CTX(common_type(lkeys[k]->type, rkeys[k]->type), at(join.pos));
+    TypePtr t = FLOE_TRY_CTX(common_type(lkeys[k]->type, rkeys[k]->type), position_text(join.pos));
     if (!same_type(t, lkeys[k]->type)) lkeys[k] = FLOE_TRY(cast(lkeys[k], t));
     if (!same_type(t, rkeys[k]->type)) rkeys[k] = FLOE_TRY(cast(rkeys[k], t));
     lnames.push_back(fmt::format("_lkey{}", k));
@@ -848,7 +833,7 @@ Result<PlanPtr> Binder::plan_values(const std::vector<std::vector<ast::ExprPtr>>
     }
     for (size_t c = 0; c < width; ++c) {
       BoundExprPtr b = FLOE_TRY(bind(*rows[r][c], Scope{}));
-      types[c] = FLOE_TRY_CTX(common_type(types[c], b->type), at(rows[r][c]->pos));
+      types[c] = FLOE_TRY_CTX(common_type(types[c], b->type), position_text(rows[r][c]->pos));
       bound[r].push_back(std::move(b));
     }
   }

@@ -7,6 +7,29 @@
 
 namespace floe::sql {
 
+std::string position_text(const ast::SourcePos& pos) {
+  return fmt::format("{}:{}", pos.line, pos.column);
+}
+
+Status error_at(const ast::SourcePos& pos, std::string message) {
+  return Status(ErrorKind::kInvalidArgument, fmt::format("{} at {}", message, position_text(pos)));
+}
+
+std::string dotted_name(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : ".") + p;
+  return out;
+}
+
+void split_conjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
+  if (e.kind == ast::ExprKind::kBinary && e.as<ast::BinaryExpr>().op == ast::BinaryOp::kAnd) {
+    split_conjuncts(*e.as<ast::BinaryExpr>().left, out);
+    split_conjuncts(*e.as<ast::BinaryExpr>().right, out);
+    return;
+  }
+  out->push_back(&e);
+}
+
 namespace {
 
 Result<TypePtr> iceberg_type_from(const ast::TypeName& t, int32_t* next_id) {
@@ -363,21 +386,12 @@ floe::ExprPtr convert(const ast::Expr& e, const Schema& schema, const std::vecto
   }
 }
 
-void conjuncts_of(const ast::Expr& e, std::vector<const ast::Expr*>* out) {
-  if (e.kind == ast::ExprKind::kBinary && e.as<ast::BinaryExpr>().op == ast::BinaryOp::kAnd) {
-    conjuncts_of(*e.as<ast::BinaryExpr>().left, out);
-    conjuncts_of(*e.as<ast::BinaryExpr>().right, out);
-    return;
-  }
-  out->push_back(&e);
-}
-
 }  // namespace
 
 floe::ExprPtr pushdown_filter(const ast::Expr& where, const Schema& schema,
                               const std::vector<std::string>& qualifiers) {
   std::vector<const ast::Expr*> parts;
-  conjuncts_of(where, &parts);
+  split_conjuncts(where, &parts);
   floe::ExprPtr out;
   for (const ast::Expr* p : parts) {
     floe::ExprPtr e = convert(*p, schema, qualifiers);

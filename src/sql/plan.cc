@@ -17,9 +17,6 @@ namespace {
 
 constexpr int64_t kBatchRows = 64 * 1024;
 
-// Appends the rows of `batch` to `into` (same fields).
-void append_batch(ColumnBatch& into, const ColumnBatch& batch);
-
 bool is_cancel(const Status& s) { return !s.ok() && s.kind() == ErrorKind::kCancelled; }
 
 }  // namespace
@@ -44,87 +41,14 @@ Status run_plan(PlanNode& plan, ExecContext& ctx, const BatchSink& sink) {
   return s;
 }
 
-namespace {
-
-void copy_rows(ColumnVector& dst, const ColumnVector& src, int64_t begin, int64_t count);
-
-void append_values(ColumnVector& dst, const ColumnVector& src, int64_t begin, int64_t count) {
-  const int w = src.value_width();
-  const Type& t = *src.type();
-  if (w > 0) {
-    dst.values().append(src.values().data() + begin * w, count * w);
-  } else if (t.id() == TypeId::kString || t.id() == TypeId::kBinary) {
-    Buffer& off = dst.offsets();
-    if (off.empty()) off.push<int32_t>(0);
-    const int32_t* so = src.offsets().as<int32_t>();
-    int32_t base = off.as<int32_t>()[off.size() / 4 - 1];
-    int32_t first = so[begin];
-    for (int64_t i = 0; i < count; ++i) off.push<int32_t>(base + (so[begin + i + 1] - first));
-    dst.data().append(src.data().data() + first, so[begin + count] - first);
-  } else if (t.is_struct()) {
-    for (size_t c = 0; c < src.num_children(); ++c) {
-      copy_rows(dst.child(c), src.child(c), begin, count);
-    }
-  } else if (t.is_list() || t.is_map()) {
-    Buffer& off = dst.offsets();
-    if (off.empty()) off.push<int32_t>(0);
-    const int32_t* so = src.offsets().as<int32_t>();
-    int32_t base = off.as<int32_t>()[off.size() / 4 - 1];
-    int32_t first = so[begin];
-    for (int64_t i = 0; i < count; ++i) off.push<int32_t>(base + (so[begin + i + 1] - first));
-    for (size_t c = 0; c < src.num_children(); ++c) {
-      copy_rows(dst.child(c), src.child(c), first, so[begin + count] - first);
-    }
-  }
-}
-
-// Appends rows [begin, begin + count) of src to dst (same type).
-void copy_rows(ColumnVector& dst, const ColumnVector& src, int64_t begin, int64_t count) {
-  if (count <= 0) return;
-  const int64_t old_len = dst.length();
-  const int64_t old_nulls = dst.null_count();
-  append_values(dst, src, begin, count);
-  int64_t src_nulls = 0;
-  if (src.null_count() != 0) {
-    for (int64_t i = 0; i < count; ++i) src_nulls += src.is_null(begin + i) ? 1 : 0;
-  }
-  if (src_nulls == 0 && old_nulls == 0) {
-    dst.set_length(old_len + count);
-    return;
-  }
-  // Rebuild validity bytes for the whole column (rare: only columns with nulls).
-  std::vector<uint8_t> valid(old_len + count, 1);
-  for (int64_t i = 0; i < old_len; ++i) valid[i] = dst.is_null(i) ? 0 : 1;
-  for (int64_t i = 0; i < count; ++i) valid[old_len + i] = src.is_null(begin + i) ? 0 : 1;
-  dst.set_length(old_len + count);
-  dst.validity().clear();
-  dst.set_null_count(0);
-  dst.set_validity_from_bytes(valid.data(), old_len + count);
-}
-
-void append_batch(ColumnBatch& into, const ColumnBatch& batch) {
-  for (size_t c = 0; c < into.columns.size(); ++c) {
-    copy_rows(*into.columns[c], *batch.columns[c], 0, batch.num_rows);
-  }
-  into.num_rows += batch.num_rows;
-}
-
-}  // namespace
-
 Result<ColumnBatch> collect(PlanNode& plan, ExecContext& ctx) {
-  ColumnBatch out = ColumnBatch::make(plan.fields());
+  std::vector<ColumnBatch> batches;
   FLOE_TRY(run_plan(plan, ctx, [&](ColumnBatch&& b) -> Status {
-    if (b.num_rows == 0) return Status::OK();
-    if (out.num_rows == 0) {
-      out.columns = std::move(b.columns);
-      out.num_rows = b.num_rows;
-      // Keep the plan's names (a reader may name columns by the file).
-      return Status::OK();
-    }
-    append_batch(out, b);
+    if (b.num_rows) batches.push_back(std::move(b));
     return Status::OK();
   }));
-  out.fields = plan.fields();
+  ColumnBatch out = FLOE_TRY(concat_batches(batches, plan.fields()));
+  out.fields = plan.fields();  // a reader may name columns by the file
   return out;
 }
 
@@ -429,17 +353,6 @@ LimitNode::LimitNode(PlanPtr input, int64_t limit, int64_t offset)
   fields_ = input_->fields();
 }
 
-namespace {
-ColumnBatch slice_rows(const ColumnBatch& b, int64_t begin, int64_t count) {
-  ColumnBatch out = ColumnBatch::make(b.fields);
-  for (size_t c = 0; c < b.columns.size(); ++c) {
-    copy_rows(*out.columns[c], *b.columns[c], begin, count);
-  }
-  out.num_rows = count;
-  return out;
-}
-}  // namespace
-
 Status LimitNode::execute(ExecContext& ctx, const BatchSink& sink) {
   int64_t skipped = 0, emitted = 0;
   bool reached = false;
@@ -457,7 +370,7 @@ Status LimitNode::execute(ExecContext& ctx, const BatchSink& sink) {
       if (begin == 0 && count == b.num_rows) {
         FLOE_TRY(sink(std::move(b)));
       } else {
-        FLOE_TRY(sink(slice_rows(b, begin, count)));
+        FLOE_TRY(sink(slice_batch(b, begin, count)));
       }
     }
     if (limit_ >= 0 && emitted >= limit_) {

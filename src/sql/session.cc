@@ -70,8 +70,7 @@ struct Session::Impl : Catalogish {
     std::string dir = table_directory(q);
     std::error_code ec;
     if (!std::filesystem::is_directory(std::filesystem::path(dir) / "metadata", ec)) {
-      std::string shown;
-      for (const auto& p : q) shown += (shown.empty() ? "" : ".") + p;
+      const std::string shown = dotted_name(q);
       return Status(ErrorKind::kNotFound,
                     fmt::format("table {} not found (no Iceberg metadata under {})", shown, dir));
     }
@@ -107,8 +106,7 @@ struct Session::Impl : Catalogish {
     }
     auto schema = metadata_table_schema(*table->metadata, *type);
     if (!schema.ok()) return Result<PlanPtr>(schema.status());
-    std::string shown;
-    for (const auto& p : name) shown += (shown.empty() ? "" : ".") + p;
+    const std::string shown = dotted_name(name);
     return Result<PlanPtr>(
         PlanPtr(std::make_unique<MetadataTableNode>(shown, *table, *type, options, **schema)));
   }

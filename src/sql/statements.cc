@@ -31,12 +31,6 @@ Status emit(const ResultSink& sink, const std::vector<std::string>& names, const
   return Status::OK();
 }
 
-std::string dotted(const std::vector<std::string>& parts) {
-  std::string out;
-  for (const auto& p : parts) out += (out.empty() ? "" : ".") + p;
-  return out;
-}
-
 std::string column_name(const Schema& schema, int32_t id) {
   const NestedField* f = schema.find_field(id);
   return f ? f->name : fmt::format("#{}", id);
@@ -84,7 +78,7 @@ Status describe_table(StatementContext& ctx, const ast::DescribeTableStatement& 
   if (d.extended) {
     rows.push_back({"", "", ""});
     rows.push_back({"# Detailed Table Information", "", ""});
-    rows.push_back({"Name", dotted(d.table.parts), ""});
+    rows.push_back({"Name", dotted_name(d.table.parts), ""});
     rows.push_back({"Type", "MANAGED", ""});
     rows.push_back({"Location", m.location, ""});
     rows.push_back({"Provider", "iceberg", ""});
@@ -146,7 +140,7 @@ Status show_namespaces(StatementContext& ctx, const ast::ShowNamespacesStatement
       if (entry.path().filename().string().starts_with(".")) continue;
       std::vector<std::string> name = prefix;
       name.push_back(entry.path().filename().string());
-      rows.push_back({dotted(name)});
+      rows.push_back({dotted_name(name)});
     }
   }
   std::sort(rows.begin(), rows.end());
@@ -163,7 +157,7 @@ Status show_tables(StatementContext& ctx, const ast::ShowTablesStatement& s) {
   if (std::filesystem::is_directory(dir, ec)) {
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       if (entry.is_directory() && is_table_dir(entry.path())) {
-        rows.push_back({dotted(ns), entry.path().filename().string(), "false"});
+        rows.push_back({dotted_name(ns), entry.path().filename().string(), "false"});
       }
     }
   }
@@ -178,7 +172,7 @@ Status show_properties(StatementContext& ctx, const ast::ShowTblPropertiesStatem
   if (s.key) {
     auto it = props.find(*s.key);
     rows.push_back({*s.key, it == props.end() ? fmt::format("Table {} does not have property: {}",
-                                                            dotted(s.table.parts), *s.key)
+                                                            dotted_name(s.table.parts), *s.key)
                                               : it->second});
   } else {
     for (const auto& [k, v] : props) rows.push_back({k, v});
@@ -192,7 +186,7 @@ Status show_create_table(StatementContext& ctx, const ast::ShowCreateTableStatem
   StoredTable table = FLOE_TRY(ctx.catalog.load_table(s.table.parts));
   const TableMetadata& m = *table.metadata;
   const Schema& schema = *m.schema();
-  std::string out = fmt::format("CREATE TABLE {} (\n", dotted(s.table.parts));
+  std::string out = fmt::format("CREATE TABLE {} (\n", dotted_name(s.table.parts));
   for (size_t i = 0; i < schema.fields().size(); ++i) {
     const NestedField& f = schema.fields()[i];
     out += fmt::format("  {} {}{}{}{}\n", f.name, sql_type(*f.type), f.required ? " NOT NULL" : "",
@@ -248,11 +242,11 @@ Status run_other_statement(StatementContext& ctx, const ast::Statement& statemen
       for (const auto& p : ns) dir /= p;
       std::error_code ec;
       if (!std::filesystem::is_directory(dir, ec) || is_table_dir(dir)) {
-        return Status(ErrorKind::kNotFound, fmt::format("namespace {} not found in {}", dotted(ns),
-                                                        ctx.options.warehouse));
+        return Status(ErrorKind::kNotFound, fmt::format("namespace {} not found in {}",
+                                                        dotted_name(ns), ctx.options.warehouse));
       }
       ctx.options.current_namespace = ns;
-      if (ctx.sink.message) ctx.sink.message("namespace: " + dotted(ns));
+      if (ctx.sink.message) ctx.sink.message("namespace: " + dotted_name(ns));
       return Status::OK();
     }
     case ast::StatementKind::kSet: {

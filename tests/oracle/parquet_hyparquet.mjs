@@ -3,36 +3,8 @@
 import {asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects} from 'hyparquet';
 import {compressors} from 'hyparquet-compressors';
 
-function floorDiv(a, b) {
-  const q = a / b;
-  return (a % b !== 0n && (a < 0n) !== (b < 0n)) ? q - 1n : q;
-}
-function pad(n, w) {
-  const s = String(n);
-  return s.length >= w ? s : '0'.repeat(w - s.length) + s;
-}
-function civil(days) {
-  let z = days + 719468n;
-  const era = floorDiv(z, 146097n);
-  const doe = z - era * 146097n;
-  const yoe = (doe - doe / 1460n + doe / 36524n - doe / 146096n) / 365n;
-  let y = yoe + era * 400n;
-  const doy = doe - (365n * yoe + yoe / 4n - yoe / 100n);
-  const mp = (5n * doy + 2n) / 153n;
-  const d = doy - (153n * mp + 2n) / 5n + 1n;
-  const m = mp < 10n ? mp + 3n : mp - 9n;
-  if (m <= 2n) y += 1n;
-  const ys = y < 0n ? '-' + pad(-y, 4) : pad(y, 4);
-  return `${ys}-${pad(m, 2)}-${pad(d, 2)}`;
-}
-function timeOfDay(units, perSec, digits) {
-  const s = units / perSec, frac = units % perSec;
-  return `${pad(s / 3600n, 2)}:${pad((s / 60n) % 60n, 2)}:${pad(s % 60n, 2)}.${pad(frac, digits)}`;
-}
-function ts(units, perDay, perSec, digits) {
-  const day = floorDiv(units, perDay);
-  return civil(day) + 'T' + timeOfDay(units - day * perDay, perSec, digits);
-}
+import {civil, timeOfDay, ts} from './canonical_text.mjs';
+
 class Tagged {
   constructor(s) {
     this.s = s;
