@@ -1,0 +1,75 @@
+// Catalog basics shared by every implementation: names, default locations, metadata file
+// naming, and opening a catalog by URI.
+#include "floe/catalog/catalog.h"
+
+#include <fmt/format.h>
+
+#include "floe/spec/metadata_file.h"
+#include "floe/util/uuid.h"
+
+namespace floe {
+
+std::string namespace_to_string(const Namespace& ns) {
+  std::string out;
+  for (const auto& level : ns) {
+    if (!out.empty()) out += '.';
+    out += level;
+  }
+  return out;
+}
+
+std::string TableIdentifier::to_string() const {
+  return ns.empty() ? name : namespace_to_string(ns) + "." + name;
+}
+
+Result<TableIdentifier> TableIdentifier::parse(std::string_view dotted) {
+  TableIdentifier id;
+  size_t start = 0;
+  while (true) {
+    size_t dot = dotted.find('.', start);
+    std::string_view part =
+        dotted.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (part.empty()) {
+      return Status(ErrorKind::kInvalidArgument,
+                    fmt::format("invalid table name '{}': empty name part", dotted));
+    }
+    if (dot == std::string_view::npos) {
+      id.name = std::string(part);
+      break;
+    }
+    id.ns.emplace_back(part);
+    start = dot + 1;
+  }
+  return id;
+}
+
+Catalog::Catalog(CatalogOptions options) : options_(std::move(options)) {
+  io_ = options_.io ? options_.io : make_local_file_io();
+}
+
+std::string Catalog::default_table_location(const TableIdentifier& id) const {
+  std::string location = options_.warehouse;
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
+  for (const auto& level : id.ns) location = join_path(location, level);
+  return join_path(location, id.name);
+}
+
+std::string next_metadata_location(const TableMetadata& metadata, std::string_view base_location) {
+  int64_t version = 0;
+  if (!base_location.empty()) {
+    auto slash = base_location.rfind('/');
+    auto base_version = metadata_file_version(
+        slash == std::string_view::npos ? base_location : base_location.substr(slash + 1));
+    version = base_version ? *base_version + 1 : 1;
+  }
+  std::string dir = metadata.property("write.metadata.path");
+  if (dir.empty()) dir = join_path(metadata.location, "metadata");
+  return join_path(dir, fmt::format("{:05d}-{}.metadata.json", version, random_uuid()));
+}
+
+Result<CatalogPtr> open_catalog(std::string_view uri, CatalogOptions options) {
+  if (uri == "memory:" || uri == "memory") return make_memory_catalog(std::move(options));
+  return Status(ErrorKind::kNotSupported, fmt::format("unsupported catalog URI '{}'", uri));
+}
+
+}  // namespace floe
