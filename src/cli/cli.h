@@ -107,4 +107,16 @@ struct MetaCommand {
 // floe meta TABLE NAME: the rows of a metadata table (meta.cc).
 Status run_meta(const GlobalOptions& options, const MetaCommand& cmd, std::ostream& out);
 
+struct LoadCommand {
+  std::string table;  // [catalog.]namespace.table
+  std::string file;   // .csv, .parquet, .jsonl
+  std::string format;  // --file-format: csv | parquet | jsonl (default: by extension)
+  bool no_header = false;
+  std::string delimiter = ",";
+  int threads = 0;
+};
+
+// floe load TABLE FILE: appends a file's rows to a table, with a progress bar on a terminal.
+Status run_load(const GlobalOptions& options, const LoadCommand& cmd, std::ostream& out);
+
 }  // namespace floe::cli

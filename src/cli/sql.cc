@@ -86,6 +86,7 @@ struct Output {
 sql::SessionOptions session_options(const GlobalOptions& options, int threads) {
   sql::SessionOptions s;
   s.warehouse = options.warehouse;
+  s.catalog_uri = options.catalog;
   s.catalog_name = options.catalog_name;
   s.threads = threads;
   return s;

@@ -42,6 +42,11 @@ class Catalogish {
   virtual std::optional<Result<PlanPtr>> metadata_table(const std::vector<std::string>& name,
                                                         const ast::TimeTravel* travel) const = 0;
   virtual const SessionOptions& options() const = 0;
+  // The session's catalog, opened on first use. With `create` false, nullptr (not an error)
+  // when the embedded catalog's database does not exist yet: reads never create it.
+  virtual Result<CatalogPtr> catalog(bool create) const = 0;
+  // A SQL name (catalog name and namespace optional) as a catalog identifier.
+  virtual Result<TableIdentifier> identifier(const std::vector<std::string>& name) const = 0;
 };
 
 // How an expression is being bound.

@@ -3,12 +3,16 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <cstring>
 
 #include "floe/format/parquet/reader.h"
 #include "floe/io/file_io.h"
 #include "floe/read/task_reader.h"
+#include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
 
 namespace floe::sql {
@@ -202,68 +206,108 @@ std::string ParquetFileNode::describe() const { return "ParquetScan " + path_; }
 // ---- CsvFileNode ----
 
 namespace {
-// Splits CSV text into records of fields (RFC 4180 quoting; CRLF or LF line ends).
-std::vector<std::vector<std::string>> parse_csv(std::string_view text) {
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> row;
-  std::string field;
-  bool in_quotes = false, any = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_quotes) {
-      if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') {
-          field += '"';
-          ++i;
+
+// Streams RFC 4180 records (quoted fields with "" escapes, CRLF or LF line ends) from a file
+// in blocks; a record may straddle blocks. Field bytes go to a reused buffer.
+class CsvRecordReader {
+ public:
+  CsvRecordReader(std::string path, char delimiter) : path_(std::move(path)), delim_(delimiter) {}
+
+  Status open() {
+    in_.open(path_, std::ios::binary);
+    if (!in_) return not_found("cannot open CSV file {}", path_);
+    return Status::OK();
+  }
+
+  // Calls on_field(index, bytes, quoted) per field and returns true per record; false at EOF.
+  template <typename OnField>
+  Result<bool> next(OnField&& on_field) {
+    field_.clear();
+    int index = 0;
+    bool in_quotes = false, quoted = false, any = false;
+    while (true) {
+      if (pos_ == buf_.size()) {
+        FLOE_TRY(refill());
+        if (buf_.empty()) break;
+      }
+      char c = buf_[pos_++];
+      if (in_quotes) {
+        if (c == '"') {
+          if (pos_ == buf_.size()) FLOE_TRY(refill());
+          if (pos_ < buf_.size() && buf_[pos_] == '"') {
+            field_ += '"';
+            ++pos_;
+          } else {
+            in_quotes = false;
+          }
         } else {
-          in_quotes = false;
+          field_ += c;
+        }
+        continue;
+      }
+      if (c == '"') {
+        in_quotes = quoted = any = true;
+      } else if (c == delim_) {
+        on_field(index++, std::string_view(field_), quoted);
+        field_.clear();
+        quoted = false;
+        any = true;
+      } else if (c == '\n' || c == '\r') {
+        if (c == '\r') {
+          if (pos_ == buf_.size()) FLOE_TRY(refill());
+          if (pos_ < buf_.size() && buf_[pos_] == '\n') ++pos_;
+        }
+        if (any || !field_.empty()) {
+          on_field(index, std::string_view(field_), quoted);
+          return true;
         }
       } else {
-        field += c;
+        field_ += c;
+        any = true;
       }
-      continue;
     }
-    if (c == '"') {
-      in_quotes = true;
-      any = true;
-    } else if (c == ',') {
-      row.push_back(std::move(field));
-      field.clear();
-      any = true;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      if (any || !field.empty()) {
-        row.push_back(std::move(field));
-        rows.push_back(std::move(row));
-      }
-      row.clear();
-      field.clear();
-      any = false;
-    } else {
-      field += c;
-      any = true;
+    if (in_quotes) return invalid_data("CSV file {}: a quoted field is not closed", path_);
+    if (any || !field_.empty()) {
+      on_field(index, std::string_view(field_), quoted);
+      return true;
     }
+    return false;
   }
-  if (any || !field.empty()) {
-    row.push_back(std::move(field));
-    rows.push_back(std::move(row));
+
+ private:
+  Status refill() {
+    buf_.resize(1 << 20);
+    in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
+    if (in_.bad()) return io_error("reading CSV file {} failed", path_);
+    buf_.resize(static_cast<size_t>(in_.gcount()));
+    pos_ = 0;
+    return Status::OK();
   }
-  return rows;
-}
+
+  std::string path_;
+  char delim_;
+  std::ifstream in_;
+  std::string buf_;
+  size_t pos_ = 0;
+  std::string field_;
+};
+
 }  // namespace
 
-Result<PlanPtr> CsvFileNode::make(std::string path) {
-  auto io = make_local_file_io();
-  std::string text = FLOE_TRY(io->read_file(path));
+Result<PlanPtr> CsvFileNode::make(std::string path, CsvOptions options) {
+  CsvRecordReader reader(path, options.delimiter);
+  FLOE_TRY(reader.open());
+  std::vector<std::string> first;
+  bool has_record = FLOE_TRY(reader.next([&](int, std::string_view f, bool) {
+    first.emplace_back(f);
+  }));
   auto node = std::unique_ptr<CsvFileNode>(new CsvFileNode());
   node->path_ = std::move(path);
-  node->rows_ = parse_csv(text);
-  size_t width = 0;
-  for (const auto& r : node->rows_) width = std::max(width, r.size());
+  node->options_ = options;
   std::vector<std::string> names;
   std::vector<TypePtr> types;
-  for (size_t i = 0; i < width; ++i) {
-    names.push_back(fmt::format("_c{}", i));
+  for (size_t i = 0; has_record && i < first.size(); ++i) {
+    names.push_back(options.header ? first[i] : fmt::format("_c{}", i));
     types.push_back(Type::string());
   }
   node->fields_ = make_fields(names, types);
@@ -271,15 +315,24 @@ Result<PlanPtr> CsvFileNode::make(std::string path) {
 }
 
 Status CsvFileNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  CsvRecordReader reader(path_, options_.delimiter);
+  FLOE_TRY(reader.open());
+  if (options_.header) FLOE_TRY(reader.next([](int, std::string_view, bool) {}));
+  const int width = static_cast<int>(fields_.size());
   ColumnBatch batch = ColumnBatch::make(fields_);
-  for (const auto& r : rows_) {
-    for (size_t c = 0; c < fields_.size(); ++c) {
-      if (c < r.size()) {
-        batch.columns[c]->append_bytes(r[c]);
+  while (true) {
+    int seen = 0;
+    bool more = FLOE_TRY(reader.next([&](int i, std::string_view f, bool quoted) {
+      if (i >= width) return;
+      if (f.empty() && !quoted && options_.empty_as_null) {
+        batch.columns[i]->append_null();
       } else {
-        batch.columns[c]->append_null();
+        batch.columns[i]->append_bytes(f);
       }
-    }
+      seen = i + 1;
+    }));
+    if (!more) break;
+    for (int c = seen; c < width; ++c) batch.columns[c]->append_null();
     if (++batch.num_rows == kBatchRows) {
       FLOE_TRY(sink(std::move(batch)));
       batch = ColumnBatch::make(fields_);
@@ -290,6 +343,64 @@ Status CsvFileNode::execute(ExecContext& ctx, const BatchSink& sink) {
 }
 
 std::string CsvFileNode::describe() const { return "CsvScan " + path_; }
+
+// ---- JsonLinesNode ----
+
+Result<PlanPtr> JsonLinesNode::make(std::string path, std::vector<std::string> columns) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return not_found("cannot open JSON Lines file {}", path);
+  auto node = std::unique_ptr<JsonLinesNode>(new JsonLinesNode());
+  node->path_ = std::move(path);
+  node->fields_ = make_fields(columns, std::vector<TypePtr>(columns.size(), Type::string()));
+  for (size_t i = 0; i < columns.size(); ++i) node->index_[to_lower(columns[i])] = i;
+  return PlanPtr(std::move(node));
+}
+
+Status JsonLinesNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) return not_found("cannot open JSON Lines file {}", path_);
+  const size_t width = fields_.size();
+  ColumnBatch batch = ColumnBatch::make(fields_);
+  std::vector<uint8_t> seen(width);
+  std::string line, key, text;
+  int64_t line_no = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (trim(line).empty()) continue;
+    nlohmann::json object = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (object.is_discarded() || !object.is_object()) {
+      return invalid_data("{} line {}: not a JSON object", path_, line_no);
+    }
+    std::fill(seen.begin(), seen.end(), 0);
+    for (auto it = object.begin(); it != object.end(); ++it) {
+      key = to_lower(it.key());
+      auto col = index_.find(key);
+      if (col == index_.end() || seen[col->second]) continue;
+      seen[col->second] = 1;
+      ColumnVector& out = *batch.columns[col->second];
+      const nlohmann::json& v = it.value();
+      if (v.is_null()) {
+        out.append_null();
+      } else if (v.is_string()) {
+        out.append_bytes(v.get_ref<const std::string&>());
+      } else {
+        text = v.dump();
+        out.append_bytes(text);
+      }
+    }
+    for (size_t c = 0; c < width; ++c) {
+      if (!seen[c]) batch.columns[c]->append_null();
+    }
+    if (++batch.num_rows == kBatchRows) {
+      FLOE_TRY(sink(std::move(batch)));
+      batch = ColumnBatch::make(fields_);
+    }
+  }
+  if (batch.num_rows) FLOE_TRY(sink(std::move(batch)));
+  return Status::OK();
+}
+
+std::string JsonLinesNode::describe() const { return "JsonLinesScan " + path_; }
 
 // ---- RangeNode ----
 

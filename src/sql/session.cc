@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <mutex>
 
 #include "binder_internal.h"
 #include "floe/io/file_io.h"
@@ -44,8 +45,29 @@ class MetadataTableNode : public PlanNode {
 struct Session::Impl : Catalogish {
   explicit Impl(SessionOptions& o) : opts(o) {}
   SessionOptions& opts;
+  mutable std::mutex catalog_mu;
 
   const SessionOptions& options() const override { return opts; }
+
+  std::string catalog_uri() const {
+    if (!opts.catalog_uri.empty()) return opts.catalog_uri;
+    return "sqlite:" + join_path(opts.warehouse, "catalog.db");
+  }
+
+  Result<CatalogPtr> catalog(bool create) const override {
+    std::lock_guard lock(catalog_mu);
+    if (opts.catalog) return opts.catalog;
+    std::string uri = catalog_uri();
+    if (!create && uri.starts_with("sqlite:")) {
+      std::error_code ec;
+      if (!std::filesystem::exists(uri.substr(7), ec)) return CatalogPtr();
+    }
+    CatalogOptions o;
+    o.name = opts.catalog_name;
+    o.warehouse = opts.warehouse;
+    opts.catalog = FLOE_TRY(open_catalog(uri, o));
+    return opts.catalog;
+  }
 
   // Namespace + table name without a leading catalog name.
   std::vector<std::string> qualify(const std::vector<std::string>& name) const {
@@ -59,20 +81,47 @@ struct Session::Impl : Catalogish {
     return parts;
   }
 
+  Result<TableIdentifier> identifier(const std::vector<std::string>& name) const override {
+    std::vector<std::string> q = qualify(name);
+    if (q.size() < 2) return invalid_argument("table name {} needs a namespace", dotted_name(name));
+    TableIdentifier id;
+    id.name = q.back();
+    id.ns.assign(q.begin(), q.end() - 1);
+    return id;
+  }
+
   std::string table_directory(const std::vector<std::string>& qualified) const {
     std::filesystem::path dir(opts.warehouse);
     for (const auto& p : qualified) dir /= p;
     return dir.string();
   }
 
+  // A table from the catalog, else (tables written by other tools into the warehouse) from the
+  // warehouse's Hadoop layout `<warehouse>/<namespace>/<table>`.
   Result<StoredTable> load_table(const std::vector<std::string>& name) const override {
     std::vector<std::string> q = qualify(name);
+    CatalogPtr cat = FLOE_TRY(catalog(false));
+    if (cat && q.size() >= 2) {
+      TableIdentifier id = FLOE_TRY(identifier(name));
+      auto loaded = cat->load_metadata(id);
+      if (loaded.ok()) {
+        StoredTable table;
+        table.metadata = loaded->metadata;
+        table.io = cat->io();
+        table.metadata_file = {loaded->location, "catalog"};
+        table.directory = loaded->metadata->location;
+        return table;
+      }
+      if (loaded.status().kind() != ErrorKind::kNotFound) return loaded.status();
+    }
     std::string dir = table_directory(q);
     std::error_code ec;
     if (!std::filesystem::is_directory(std::filesystem::path(dir) / "metadata", ec)) {
       const std::string shown = dotted_name(q);
       return Status(ErrorKind::kNotFound,
-                    fmt::format("table {} not found (no Iceberg metadata under {})", shown, dir));
+                    fmt::format("table {} not found (not in catalog {} and no Iceberg metadata "
+                                "under {})",
+                                shown, opts.catalog_name, dir));
     }
     return open_table_at(make_local_file_io(), dir);
   }
@@ -119,6 +168,12 @@ Session::~Session() = default;
 
 Result<StoredTable> Session::load_table(const std::vector<std::string>& name) const {
   return impl_->load_table(name);
+}
+
+Result<CatalogPtr> Session::catalog(bool create) const { return impl_->catalog(create); }
+
+Result<TableIdentifier> Session::identifier(const std::vector<std::string>& name) const {
+  return impl_->identifier(name);
 }
 
 namespace {
@@ -171,6 +226,14 @@ Status Session::run(std::string_view script, const ResultSink& sink) {
       case ast::StatementKind::kExplain:
         s = run_explain(binder, statement.as<ast::ExplainStatement>(), sink);
         break;
+      case ast::StatementKind::kCreateTable:
+      case ast::StatementKind::kInsert:
+      case ast::StatementKind::kAlterTable:
+      case ast::StatementKind::kCall: {
+        WriteContext wc{*impl_, options_, binder, ctx, sink};
+        s = run_table_statement(wc, statement);
+        break;
+      }
       default: {
         StatementContext sc{*impl_, options_, {}, sink};
         s = run_other_statement(sc, statement);

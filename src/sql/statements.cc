@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/sort_order.h"
@@ -127,12 +128,64 @@ std::vector<std::string> strip_catalog(const StatementContext& ctx,
   return out;
 }
 
+// Spark's SHOW ... LIKE pattern: alternatives separated by '|', '*' matches any run of
+// characters, case-insensitive, matching the whole name.
+bool glob_matches(std::string_view pattern, std::string_view name) {
+  size_t p = 0, n = 0, star = std::string_view::npos, mark = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = n;
+    } else if (p < pattern.size() && std::tolower(static_cast<unsigned char>(pattern[p])) ==
+                                         std::tolower(static_cast<unsigned char>(name[n]))) {
+      ++p;
+      ++n;
+    } else if (star != std::string_view::npos) {
+      p = star + 1;
+      n = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+bool like_pattern_matches(std::string_view pattern, std::string_view name) {
+  size_t start = 0;
+  while (true) {
+    size_t bar = pattern.find('|', start);
+    std::string_view alt = trim(pattern.substr(start, bar == std::string_view::npos ? bar : bar - start));
+    if (glob_matches(alt, name)) return true;
+    if (bar == std::string_view::npos) return false;
+    start = bar + 1;
+  }
+}
+
+// A namespace exists in the catalog or as a warehouse directory that is not a table.
+Status check_namespace_exists(StatementContext& ctx, const std::vector<std::string>& ns) {
+  CatalogPtr catalog = FLOE_TRY(ctx.catalog.catalog(false));
+  if (catalog && FLOE_TRY(catalog->namespace_exists(ns))) return Status::OK();
+  std::filesystem::path dir(ctx.options.warehouse);
+  for (const auto& p : ns) dir /= p;
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec) && !is_table_dir(dir)) return Status::OK();
+  return Status(ErrorKind::kNotFound, fmt::format("namespace {} not found in catalog {}",
+                                                  dotted_name(ns), ctx.options.catalog_name));
+}
+
 Status show_namespaces(StatementContext& ctx, const ast::ShowNamespacesStatement& s) {
   std::filesystem::path dir(ctx.options.warehouse);
   std::vector<std::string> prefix;
   if (s.in) prefix = strip_catalog(ctx, s.in->parts);
   for (const auto& p : prefix) dir /= p;
-  Rows rows;
+  std::set<std::string> names;
+  CatalogPtr catalog = FLOE_TRY(ctx.catalog.catalog(false));
+  if (catalog) {
+    for (const auto& ns : FLOE_TRY(catalog->list_namespaces(prefix))) {
+      names.insert(namespace_to_string(ns));
+    }
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(dir, ec)) {
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
@@ -140,10 +193,13 @@ Status show_namespaces(StatementContext& ctx, const ast::ShowNamespacesStatement
       if (entry.path().filename().string().starts_with(".")) continue;
       std::vector<std::string> name = prefix;
       name.push_back(entry.path().filename().string());
-      rows.push_back({dotted_name(name)});
+      names.insert(dotted_name(name));
     }
   }
-  std::sort(rows.begin(), rows.end());
+  Rows rows;
+  for (const auto& n : names) {
+    if (!s.like || like_pattern_matches(*s.like, n)) rows.push_back({n});
+  }
   return emit(ctx.sink, {"namespace"}, rows);
 }
 
@@ -152,16 +208,23 @@ Status show_tables(StatementContext& ctx, const ast::ShowTablesStatement& s) {
       s.in ? strip_catalog(ctx, s.in->parts) : ctx.options.current_namespace;
   std::filesystem::path dir(ctx.options.warehouse);
   for (const auto& p : ns) dir /= p;
-  Rows rows;
+  std::set<std::string> names;
+  CatalogPtr catalog = FLOE_TRY(ctx.catalog.catalog(false));
+  if (catalog && FLOE_TRY(catalog->namespace_exists(ns))) {
+    for (const auto& id : FLOE_TRY(catalog->list_tables(ns))) names.insert(id.name);
+  }
   std::error_code ec;
   if (std::filesystem::is_directory(dir, ec)) {
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       if (entry.is_directory() && is_table_dir(entry.path())) {
-        rows.push_back({dotted_name(ns), entry.path().filename().string(), "false"});
+        names.insert(entry.path().filename().string());
       }
     }
   }
-  std::sort(rows.begin(), rows.end());
+  Rows rows;
+  for (const auto& n : names) {
+    if (!s.like || like_pattern_matches(*s.like, n)) rows.push_back({dotted_name(ns), n, "false"});
+  }
   return emit(ctx.sink, {"namespace", "tableName", "isTemporary"}, rows);
 }
 
@@ -238,13 +301,7 @@ Status run_other_statement(StatementContext& ctx, const ast::Statement& statemen
     case ast::StatementKind::kUse: {
       std::vector<std::string> ns = strip_catalog(ctx, statement.as<ast::UseStatement>().ns.parts);
       if (ns.empty()) return invalid_argument("USE needs a namespace");
-      std::filesystem::path dir(ctx.options.warehouse);
-      for (const auto& p : ns) dir /= p;
-      std::error_code ec;
-      if (!std::filesystem::is_directory(dir, ec) || is_table_dir(dir)) {
-        return Status(ErrorKind::kNotFound, fmt::format("namespace {} not found in {}",
-                                                        dotted_name(ns), ctx.options.warehouse));
-      }
+      FLOE_TRY(check_namespace_exists(ctx, ns));
       ctx.options.current_namespace = ns;
       if (ctx.sink.message) ctx.sink.message("namespace: " + dotted_name(ns));
       return Status::OK();
@@ -261,6 +318,12 @@ Status run_other_statement(StatementContext& ctx, const ast::Statement& statemen
       return emit(ctx.sink, {"key", "value"},
                   {{"floe.threads", std::to_string(ctx.options.threads)}});
     }
+    case ast::StatementKind::kCreateNamespace:
+      return create_namespace(ctx, statement.as<ast::CreateNamespaceStatement>());
+    case ast::StatementKind::kDropNamespace:
+      return drop_namespace(ctx, statement.as<ast::DropNamespaceStatement>());
+    case ast::StatementKind::kDropTable:
+      return drop_table(ctx, statement.as<ast::DropTableStatement>());
     default:
       return Status(ErrorKind::kNotSupported,
                     fmt::format("{} is not supported yet: floe's write path (catalogs, commits) "

@@ -97,6 +97,16 @@ int main(int argc, char** argv) {
   meta->add_option("--limit", meta_cmd.limit, "Print at most N rows");
   meta->add_option("--threads", meta_cmd.threads, "Manifest reading threads (default: per core)");
 
+  floe::cli::LoadCommand load_cmd;
+  auto* load = app.add_subcommand("load", "Append a CSV, Parquet or JSON Lines file to a table");
+  load->add_option("table", load_cmd.table, "Table: [catalog.]namespace.table")->required();
+  load->add_option("file", load_cmd.file, "File to load (.csv, .parquet, .jsonl)")->required();
+  load->add_option("--file-format", load_cmd.format, "csv | parquet | jsonl (default: by extension)")
+      ->check(CLI::IsMember({"csv", "parquet", "jsonl"}));
+  load->add_flag("--no-header", load_cmd.no_header, "CSV: the first record is data");
+  load->add_option("--delimiter", load_cmd.delimiter, "CSV field delimiter (default ,)");
+  load->add_option("--threads", load_cmd.threads, "Worker threads (default: one per core)");
+
   auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
 
   try {
@@ -126,6 +136,8 @@ int main(int argc, char** argv) {
   } else if (meta->parsed()) {
     if (*meta_snapshot_opt) meta_cmd.snapshot_id = meta_snapshot;
     status = floe::cli::run_meta(options, meta_cmd, std::cout);
+  } else if (load->parsed()) {
+    status = floe::cli::run_load(options, load_cmd, std::cout);
   } else if (demo->parsed()) {
     status = floe::cli::run_demo(options, std::cout);
   }

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
@@ -103,17 +104,37 @@ class ParquetFileNode : public PlanNode {
   std::string path_;
 };
 
-// A CSV file (`csv.`path``) as Spark reads it without options: no header, columns _c0, _c1, ...
-// of type string; quoted fields with "" escapes.
+struct CsvOptions {
+  bool header = false;       // the first record names the columns
+  char delimiter = ',';
+  bool empty_as_null = false;  // an empty unquoted field is NULL
+};
+
+// A CSV file, streamed. Without options as Spark reads `csv.`path``: no header, columns _c0,
+// _c1, ... (as many as the first record has) of type string; quoted fields with "" escapes.
 class CsvFileNode : public PlanNode {
  public:
-  static Result<PlanPtr> make(std::string path);
+  static Result<PlanPtr> make(std::string path, CsvOptions options = {});
   Status execute(ExecContext& ctx, const BatchSink& sink) override;
   std::string describe() const override;
 
  private:
   std::string path_;
-  std::vector<std::vector<std::string>> rows_;
+  CsvOptions options_;
+};
+
+// A JSON Lines file, streamed: one object per line; the given columns (matched to keys
+// case-insensitively) as strings: JSON strings as their text, other values as JSON text, null
+// or a missing key as NULL. Loading casts them to the table's types.
+class JsonLinesNode : public PlanNode {
+ public:
+  static Result<PlanPtr> make(std::string path, std::vector<std::string> columns);
+  Status execute(ExecContext& ctx, const BatchSink& sink) override;
+  std::string describe() const override;
+
+ private:
+  std::string path_;
+  std::unordered_map<std::string, size_t> index_;  // lower-case name -> column
 };
 
 // range(start, end, step): one bigint column `id`.

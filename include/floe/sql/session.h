@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/catalog/catalog.h"
 #include "floe/columnar/column_vector.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
@@ -25,6 +26,11 @@ namespace floe::sql {
 
 struct SessionOptions {
   std::string warehouse = "warehouse";
+  // Catalog URI (floe/catalog/catalog.h); empty = the embedded SQLite catalog
+  // `sqlite:<warehouse>/catalog.db`, created on the first write.
+  std::string catalog_uri;
+  // A catalog to use instead of opening `catalog_uri` (embedding, tests).
+  CatalogPtr catalog;
   std::string catalog_name = "lakehouse";
   std::vector<std::string> current_namespace = {"default"};
   int threads = 0;  // 0 = one per core
@@ -58,6 +64,11 @@ class Session {
   const SessionOptions& options() const { return options_; }
   // Opens a table by its SQL name parts (catalog and namespace optional).
   Result<StoredTable> load_table(const std::vector<std::string>& name) const;
+  // The session's catalog, opened on first use; with `create` false, nullptr when the embedded
+  // catalog's database does not exist yet.
+  Result<CatalogPtr> catalog(bool create = false) const;
+  // A SQL name (catalog name and namespace optional) as a catalog identifier.
+  Result<TableIdentifier> identifier(const std::vector<std::string>& name) const;
 
   struct Impl;
 

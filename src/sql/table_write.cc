@@ -1,0 +1,37 @@
+#include "sql/table_write.h"
+
+#include "floe/write/data_writer.h"
+
+namespace floe::sql {
+
+Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit) {
+  auto metadata = table.metadata();
+  std::unique_ptr<TableWriter> writer = FLOE_TRY(TableWriter::make(table.io(), *metadata));
+  const std::vector<NestedField>& fields = metadata->schema()->fields();
+  Status status = source([&](ColumnBatch&& batch) -> Status {
+    batch.fields = fields;
+    return writer->write(batch);
+  });
+  WriteResult result;
+  result.rows = writer->rows_written();
+  if (status.ok()) {
+    auto files = writer->close();
+    if (files.ok()) {
+      result.files = files->size();
+      status = commit(std::move(*files));
+    } else {
+      status = files.status();
+    }
+  }
+  if (!status.ok()) {
+    if (status.kind() != ErrorKind::kCommitStateUnknown) (void)writer->abort();
+    return status;
+  }
+  return result;
+}
+
+RowSource plan_source(PlanNode& plan, ExecContext& exec) {
+  return [&plan, &exec](const BatchSink& sink) { return run_plan(plan, exec, sink); };
+}
+
+}  // namespace floe::sql
