@@ -196,19 +196,18 @@ Result<WriterOptions> WriterOptions::from_properties(
     o.default_metrics = FLOE_TRY(MetricsMode::parse(*m));
     default_set = true;
   }
-  // Without an explicit default only the first 100 columns get truncate(16) (Java's
-  // write.metadata.metrics.max-inferred-column-defaults).
+  // Java's MetricsConfig: without an explicit default, a schema with more top-level columns than
+  // write.metadata.metrics.max-inferred-column-defaults (100) keeps truncate(16) for the leaves
+  // of the first 100 top-level columns only and `none` for the rest.
   int64_t max_inferred = 100;
   FLOE_TRY(get_int("write.metadata.metrics.max-inferred-column-defaults", &max_inferred));
-  if (!default_set) {
-    std::vector<int32_t> leaves;
-    std::function<void(const NestedField&)> walk = [&](const NestedField& f) {
-      if (f.type->is_primitive()) leaves.push_back(f.id);
-      for (const auto& c : f.type->fields()) walk(c);
+  if (!default_set && static_cast<int64_t>(schema.fields().size()) > max_inferred) {
+    std::function<void(const NestedField&)> disable = [&](const NestedField& f) {
+      if (f.type->is_primitive()) o.column_metrics[f.id] = MetricsMode{MetricsMode::kNone, 0};
+      for (const auto& c : f.type->fields()) disable(c);
     };
-    for (const auto& f : schema.fields()) walk(f);
-    for (size_t i = static_cast<size_t>(max_inferred); i < leaves.size(); ++i) {
-      o.column_metrics[leaves[i]] = MetricsMode{MetricsMode::kNone, 0};
+    for (size_t i = static_cast<size_t>(max_inferred); i < schema.fields().size(); ++i) {
+      disable(schema.fields()[i]);
     }
   }
   const std::string prefix = "write.metadata.metrics.column.";
@@ -377,6 +376,8 @@ class DictBuilder {
   }
   int64_t size() const { return count_; }
   int64_t seen() const { return seen_; }
+  // Bytes of the dictionary page's values (for estimated_size).
+  int64_t byte_size() const { return width_ == 4 || width_ == 8 ? count_ * width_ : bytes_; }
   // The dictionary values, in index order.
   ColumnPtr uniques() const {
     if (width_ != 4 && width_ != 8) return bytes_uniques_;
@@ -1287,7 +1288,11 @@ Status ParquetWriter::write(const ColumnBatch& batch) {
 
 int64_t ParquetWriter::estimated_size() const {
   int64_t b = static_cast<int64_t>(impl_->out.size());
-  for (const auto& l : impl_->leaves) b += static_cast<int64_t>(l.pages.size()) + l.page_bytes();
+  for (const auto& l : impl_->leaves) {
+    b += static_cast<int64_t>(l.pages.size()) + l.page_bytes();
+    // The dictionary page is written with the chunk: without it, rolling by size overshoots.
+    if (l.dict_on || l.dict_pages) b += l.dict.byte_size();
+  }
   return b;
 }
 

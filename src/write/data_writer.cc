@@ -1,0 +1,422 @@
+#include "floe/write/data_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "floe/util/uuid.h"
+#include "write_internal.h"
+
+namespace floe {
+
+namespace {
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+Result<int64_t> positive_property(const std::map<std::string, std::string>& props,
+                                  const std::string& key, int64_t fallback) {
+  auto it = props.find(key);
+  if (it == props.end()) return fallback;
+  char* end = nullptr;
+  long long v = std::strtoll(it->second.c_str(), &end, 10);
+  if (end == it->second.c_str() || *end != '\0' || v <= 0) {
+    return invalid_argument("table property {}={} is not a positive integer", key, it->second);
+  }
+  return static_cast<int64_t>(v);
+}
+
+// Java's MetricsConfig: columns of an order-preserving sort get truncate(16) bounds when the
+// default mode is none or counts, unless the column has its own setting.
+Status promote_sorted_columns(const std::map<std::string, std::string>& props, const Schema& schema,
+                              const SortOrder& order, parquet::WriterOptions* o) {
+  using parquet::MetricsMode;
+  MetricsMode def = o->default_metrics;
+  if (!props.count("write.metadata.metrics.default")) {
+    int64_t max_inferred = FLOE_TRY(
+        positive_property(props, "write.metadata.metrics.max-inferred-column-defaults", 100));
+    if (static_cast<int64_t>(schema.fields().size()) > max_inferred)
+      def = MetricsMode{MetricsMode::kNone, 0};
+  }
+  MetricsMode sorted = def;
+  if (def.kind == MetricsMode::kNone || def.kind == MetricsMode::kCounts) {
+    sorted = MetricsMode{MetricsMode::kTruncate, 16};
+  }
+  for (const auto& f : order.fields) {
+    if (!f.transform.preserves_order()) continue;
+    auto name = schema.find_column_name(f.source_id);
+    if (!name || props.count("write.metadata.metrics.column." + *name)) continue;
+    o->column_metrics[f.source_id] = sorted;
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<std::string> file_extension(const std::string& format) {
+  std::string f = lower(format);
+  if (f == "parquet") return std::string(".parquet");
+  if (f == "avro") return std::string(".avro");
+  return not_supported("write.format.default={}: floe writes parquet and avro data files only",
+                       format);
+}
+
+Result<WriteOptions> WriteOptions::from_properties(const std::map<std::string, std::string>& props,
+                                                   const Schema& schema,
+                                                   const std::string& location,
+                                                   const SortOrder* sort_order) {
+  WriteOptions o;
+  if (auto it = props.find("write.format.default"); it != props.end()) {
+    o.format = lower(it->second);
+    FLOE_TRY(file_extension(o.format));
+  }
+  o.target_file_size =
+      FLOE_TRY(positive_property(props, "write.target-file-size-bytes", o.target_file_size));
+  o.parquet = FLOE_TRY(parquet::WriterOptions::from_properties(props, schema));
+  if (sort_order) FLOE_TRY(promote_sorted_columns(props, schema, *sort_order, &o.parquet));
+  if (auto it = props.find("write.avro.compression-codec"); it != props.end()) {
+    o.avro_codec = FLOE_TRY(avro::parse_codec(
+        lower(it->second) == "uncompressed" ? std::string("null") : lower(it->second)));
+  }
+  if (props.count("write.avro.compression-level")) {
+    o.avro_level =
+        static_cast<int>(FLOE_TRY(positive_property(props, "write.avro.compression-level", 1)));
+  }
+  if (auto it = props.find("write.data.path"); it != props.end()) {
+    o.data_location = it->second;
+  } else if (auto f = props.find("write.folder-storage.path"); f != props.end()) {
+    o.data_location = f->second;
+  } else {
+    o.data_location = join_path(location, "data");
+  }
+  if (auto it = props.find("write.spark.fanout.enabled"); it != props.end()) {
+    o.fanout = lower(it->second) != "false";
+  }
+  return o;
+}
+
+Result<WriteOptions> WriteOptions::from_table(const TableMetadata& table) {
+  const Schema* schema = table.schema();
+  if (!schema) {
+    return invalid_argument("table {} has no current schema {}", table.location,
+                            table.current_schema_id);
+  }
+  return from_properties(table.properties, *schema, table.location, table.sort_order());
+}
+
+// ---------------------------------------------------------------------------------------------
+
+OutputFileFactory::OutputFileFactory(std::string data_location, int32_t partition_id,
+                                     int64_t task_id, std::string operation_id,
+                                     std::string extension)
+    : location_(std::move(data_location)),
+      partition_id_(partition_id),
+      task_id_(task_id),
+      operation_id_(operation_id.empty() ? random_uuid() : std::move(operation_id)),
+      extension_(std::move(extension)) {}
+
+std::string OutputFileFactory::next_path(const std::string& partition_path) {
+  std::string name = fmt::format("{:05d}-{}-{}-{:05d}{}", partition_id_, task_id_, operation_id_,
+                                 ++counter_, extension_);
+  std::string dir = partition_path.empty() ? location_ : join_path(location_, partition_path);
+  return join_path(dir, name);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+class ParquetAppender : public FileAppender {
+ public:
+  explicit ParquetAppender(std::unique_ptr<parquet::ParquetWriter> w) : w_(std::move(w)) {}
+  Status write(const ColumnBatch& b) override { return w_->write(b); }
+  int64_t estimated_size() const override { return w_->estimated_size(); }
+  Result<parquet::DataFileMetrics> close() override { return w_->close(); }
+
+ private:
+  std::unique_ptr<parquet::ParquetWriter> w_;
+};
+
+class AvroAppender : public FileAppender {
+ public:
+  explicit AvroAppender(std::unique_ptr<AvroDataWriter> w) : w_(std::move(w)) {}
+  Status write(const ColumnBatch& b) override { return w_->write(b); }
+  int64_t estimated_size() const override { return w_->estimated_size(); }
+  Result<parquet::DataFileMetrics> close() override { return w_->close(); }
+
+ private:
+  std::unique_ptr<AvroDataWriter> w_;
+};
+
+template <typename V>
+ColumnMetrics<V> to_metrics(const std::map<int32_t, V>& m) {
+  return ColumnMetrics<V>(m.begin(), m.end());
+}
+
+}  // namespace
+
+Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::string& path,
+                                                    const Schema& schema,
+                                                    const WriteOptions& options) {
+  if (options.format == "avro") {
+    avro::ContainerWriterOptions c;
+    c.codec = options.avro_codec;
+    c.level = options.avro_level;
+    auto w = FLOE_TRY(AvroDataWriter::open(std::move(io), path, schema, options.parquet, c));
+    return std::unique_ptr<FileAppender>(new AvroAppender(std::move(w)));
+  }
+  if (options.format != "parquet") FLOE_TRY(file_extension(options.format));
+  auto w = FLOE_TRY(parquet::ParquetWriter::open(std::move(io), path, schema, options.parquet));
+  return std::unique_ptr<FileAppender>(new ParquetAppender(std::move(w)));
+}
+
+DataFile to_data_file(const parquet::DataFileMetrics& m, FileContent content, std::string path,
+                      std::string format, std::vector<Literal> partition, int32_t spec_id) {
+  DataFile f;
+  f.content = content;
+  f.file_path = std::move(path);
+  f.file_format = std::move(format);
+  f.partition = std::move(partition);
+  f.record_count = m.record_count;
+  f.file_size_in_bytes = m.file_size;
+  f.column_sizes = to_metrics(m.column_sizes);
+  f.value_counts = to_metrics(m.value_counts);
+  f.null_value_counts = to_metrics(m.null_value_counts);
+  f.nan_value_counts = to_metrics(m.nan_value_counts);
+  f.lower_bounds = to_metrics(m.lower_bounds);
+  f.upper_bounds = to_metrics(m.upper_bounds);
+  if (!m.split_offsets.empty()) f.split_offsets = m.split_offsets;
+  f.spec_id = spec_id;
+  return f;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Result<std::unique_ptr<DataFileWriter>> DataFileWriter::make(
+    FileIOPtr io, std::shared_ptr<const Schema> schema, const WriteOptions& options,
+    OutputFileFactory* files, std::vector<Literal> partition, std::string partition_path,
+    int32_t spec_id) {
+  FLOE_TRY(file_extension(options.format));
+  auto w = std::unique_ptr<DataFileWriter>(new DataFileWriter());
+  w->io_ = std::move(io);
+  w->schema_ = std::move(schema);
+  w->options_ = options;
+  w->files_ = files;
+  w->partition_ = std::move(partition);
+  w->partition_path_ = std::move(partition_path);
+  w->spec_id_ = spec_id;
+  return w;
+}
+
+DataFileWriter::~DataFileWriter() = default;
+
+Status DataFileWriter::open_file() {
+  current_path_ = files_->next_path(partition_path_);
+  appender_ = FLOE_TRY(open_appender(io_, current_path_, *schema_, options_));
+  rows_in_file_ = 0;
+  return Status::OK();
+}
+
+Status DataFileWriter::close_file() {
+  auto appender = std::move(appender_);
+  parquet::DataFileMetrics m = FLOE_TRY(appender->close());
+  std::string format = options_.format == "avro" ? "AVRO" : "PARQUET";
+  DataFile f = to_data_file(m, FileContent::kData, current_path_, format, partition_, spec_id_);
+  f.sort_order_id = options_.sort_order_id;
+  written_.push_back(std::move(f));
+  return Status::OK();
+}
+
+Status DataFileWriter::write_chunk(const ColumnBatch& batch) {
+  if (!appender_) FLOE_TRY(open_file());
+  FLOE_TRY(appender_->write(batch));
+  rows_in_file_ += batch.num_rows;
+  rows_written_ += batch.num_rows;
+  if (appender_->estimated_size() >= options_.target_file_size) FLOE_TRY(close_file());
+  return Status::OK();
+}
+
+Status DataFileWriter::write(const ColumnBatch& batch) {
+  // Rows go in slices sized from the current file's bytes per row so a file rolls close to the
+  // target even when one batch holds many files' worth of rows.
+  constexpr int64_t kProbeRows = 1000;
+  int64_t offset = 0;
+  while (offset < batch.num_rows) {
+    int64_t left = batch.num_rows - offset;
+    int64_t take = left;
+    if (!appender_ || rows_in_file_ == 0) {
+      take = std::min(left, kProbeRows);
+    } else {
+      int64_t size = std::max<int64_t>(appender_->estimated_size(), 1);
+      double per_row = static_cast<double>(size) / static_cast<double>(rows_in_file_);
+      double fit = static_cast<double>(options_.target_file_size - size) / per_row;
+      take = std::clamp<int64_t>(static_cast<int64_t>(fit) + 1, 1, left);
+    }
+    if (offset == 0 && take == left) return write_chunk(batch);
+    std::vector<int32_t> idx(static_cast<size_t>(take));
+    std::iota(idx.begin(), idx.end(), static_cast<int32_t>(offset));
+    FLOE_TRY(write_chunk(gather_batch(batch, idx)));
+    offset += take;
+  }
+  return Status::OK();
+}
+
+Result<std::vector<DataFile>> DataFileWriter::close() {
+  if (appender_) FLOE_TRY(close_file());
+  return written_;
+}
+
+Status DataFileWriter::abort() {
+  appender_.reset();
+  Status first = Status::OK();
+  for (const auto& f : written_) {
+    Status s = io_->delete_file(f.file_path);
+    if (!s.ok() && s.kind() != ErrorKind::kNotFound && first.ok()) first = s;
+  }
+  written_.clear();
+  return first;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Result<std::unique_ptr<TableWriter>> TableWriter::make(FileIOPtr io, const TableMetadata& table,
+                                                       std::optional<WriteOptions> options) {
+  const Schema* schema = table.schema();
+  const PartitionSpec* spec = table.spec();
+  if (!schema || !spec) {
+    return invalid_argument("table {} has no current schema or default spec", table.location);
+  }
+  WriteOptions o = options ? std::move(*options) : FLOE_TRY(WriteOptions::from_table(table));
+  return make(std::move(io), std::make_shared<Schema>(*schema),
+              std::make_shared<PartitionSpec>(*spec), std::move(o));
+}
+
+Result<std::unique_ptr<TableWriter>> TableWriter::make(FileIOPtr io,
+                                                       std::shared_ptr<const Schema> schema,
+                                                       std::shared_ptr<const PartitionSpec> spec,
+                                                       WriteOptions options) {
+  std::string ext = FLOE_TRY(file_extension(options.format));
+  options.format = lower(options.format);
+  FLOE_TRY(spec->partition_type(*schema));
+  auto w = std::unique_ptr<TableWriter>(new TableWriter());
+  w->io_ = std::move(io);
+  w->schema_ = std::move(schema);
+  w->spec_ = std::move(spec);
+  w->files_ = std::make_unique<OutputFileFactory>(options.data_location, options.partition_id,
+                                                  options.task_id, options.operation_id, ext);
+  w->options_ = std::move(options);
+  return w;
+}
+
+TableWriter::~TableWriter() = default;
+
+namespace {
+
+// Distinguishes null from every value (partition_to_path does not: null and "null" share it).
+std::string partition_key(const std::vector<Literal>& values) {
+  std::string key;
+  for (const auto& v : values) {
+    if (v.is_null()) {
+      key += '\0';
+      continue;
+    }
+    auto bytes = v.to_bytes();
+    std::string b = bytes.ok() ? *bytes : v.to_string();
+    key += '\1';
+    key += fmt::format("{}:", b.size());
+    key += b;
+  }
+  return key;
+}
+
+}  // namespace
+
+Status TableWriter::retire_current() {
+  for (auto& [key, w] : open_) {
+    closed_keys_[key] = true;
+    retired_.push_back(std::move(w));
+  }
+  open_.clear();
+  return Status::OK();
+}
+
+Result<DataFileWriter*> TableWriter::writer_for(const std::vector<Literal>& partition) {
+  std::string key = partition_key(partition);
+  if (auto it = open_.find(key); it != open_.end()) return it->second.get();
+  if (!options_.fanout) {
+    if (closed_keys_.count(key)) {
+      return invalid_argument(
+          "clustered write to {}: partition {} appears again after other partitions; sort the "
+          "input by partition or enable fan-out (write.spark.fanout.enabled)",
+          options_.data_location, spec_->partition_to_path(partition));
+    }
+    // A retired writer keeps its open file until close(): close it now to bound memory.
+    FLOE_TRY(retire_current());
+    for (auto& w : retired_) {
+      if (!w) continue;
+      auto files = w->close();
+      if (!files.ok()) return files.status();
+    }
+  }
+  std::string path = spec_->is_unpartitioned() && partition.empty()
+                         ? std::string()
+                         : spec_->partition_to_path(partition);
+  auto w = FLOE_TRY(DataFileWriter::make(io_, schema_, options_, files_.get(), partition, path,
+                                         spec_->spec_id()));
+  DataFileWriter* raw = w.get();
+  open_[key] = std::move(w);
+  return raw;
+}
+
+Status TableWriter::write(const ColumnBatch& batch) {
+  if (closed_) return invalid_argument("write to {} after close()", options_.data_location);
+  if (batch.columns.size() != schema_->fields().size()) {
+    return invalid_argument("write to {}: batch has {} columns, the table schema {}",
+                            options_.data_location, batch.columns.size(), schema_->fields().size());
+  }
+  if (batch.num_rows == 0) return Status::OK();
+  if (spec_->fields().empty()) {
+    DataFileWriter* w = FLOE_TRY(writer_for({}));
+    FLOE_TRY(w->write(batch));
+    rows_written_ += batch.num_rows;
+    return Status::OK();
+  }
+  auto groups = FLOE_TRY(group_by_partition(*spec_, *schema_, batch));
+  for (const auto& g : groups) {
+    DataFileWriter* w = FLOE_TRY(writer_for(g.partition));
+    if (groups.size() == 1) {
+      FLOE_TRY(w->write(batch));
+    } else {
+      FLOE_TRY(w->write(gather_batch(batch, g.rows)));
+    }
+  }
+  rows_written_ += batch.num_rows;
+  return Status::OK();
+}
+
+Result<std::vector<DataFile>> TableWriter::close() {
+  std::vector<DataFile> out;
+  FLOE_TRY(retire_current());
+  for (auto& w : retired_) {
+    auto files = FLOE_TRY(w->close());
+    out.insert(out.end(), files.begin(), files.end());
+  }
+  closed_ = true;
+  return out;
+}
+
+Status TableWriter::abort() {
+  FLOE_TRY(retire_current());
+  Status first = Status::OK();
+  for (auto& w : retired_) {
+    Status s = w->abort();
+    if (!s.ok() && first.ok()) first = s;
+  }
+  closed_ = true;
+  return first;
+}
+
+}  // namespace floe

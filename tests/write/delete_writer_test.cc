@@ -1,0 +1,113 @@
+// Position and equality delete files: content, sort order, reserved field ids, metrics,
+// referenced_data_file, and the rows read back by floe's Parquet reader.
+#include "floe/write/delete_writer.h"
+
+#include <gtest/gtest.h>
+
+#include "floe/format/parquet/reader.h"
+#include "floe/write/data_writer.h"
+#include "write/write_test_util.h"
+
+namespace floe {
+namespace {
+
+using namespace write_testing;
+
+TEST(PositionDeleteWriter, SortsByPathThenPosWithReservedIds) {
+  TempDir dir;
+  auto io = make_local_file_io();
+  std::string path = dir.str() + "/data/deletes-1.parquet";
+  PositionDeleteWriter w(io, path, parquet::WriterOptions{}, 3, {Literal::string("DE")});
+  w.add("s3://b/t/data/b.parquet", 1);
+  w.add("s3://b/t/data/a.parquet", 5);
+  w.add("s3://b/t/data/a.parquet", 2);
+  EXPECT_EQ(w.size(), 3);
+  auto f = w.close();
+  ASSERT_TRUE(f.ok()) << f.status().to_string();
+  ASSERT_TRUE(f->has_value());
+  const DataFile& d = **f;
+  EXPECT_EQ(d.content, FileContent::kPositionDeletes);
+  EXPECT_EQ(d.file_format, "PARQUET");
+  EXPECT_EQ(d.record_count, 3);
+  EXPECT_EQ(d.spec_id, 3);
+  EXPECT_EQ(d.partition, std::vector<Literal>{Literal::string("DE")});
+  EXPECT_FALSE(d.referenced_data_file.has_value());
+  EXPECT_EQ(*find_metric(d.lower_bounds, kDeleteFilePathFieldId), "s3://b/t/data/a.parquet");
+  EXPECT_EQ(*find_metric(d.upper_bounds, kDeleteFilePathFieldId), "s3://b/t/data/b.parquet");
+  EXPECT_EQ(d.lower_bound(kDeleteFilePosFieldId, Type::int64())->as_int64(), 1);
+  EXPECT_EQ(d.upper_bound(kDeleteFilePosFieldId, Type::int64())->as_int64(), 5);
+
+  auto r = parquet::ParquetReader::open(io, path);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  ASSERT_EQ((*r)->schema().fields().size(), 2u);
+  EXPECT_EQ((*r)->schema().fields()[0].id, kDeleteFilePathFieldId);
+  EXPECT_EQ((*r)->schema().fields()[0].name, "file_path");
+  EXPECT_EQ((*r)->schema().fields()[1].id, kDeleteFilePosFieldId);
+  EXPECT_EQ(read_parquet_rows(io, path),
+            (std::vector<std::string>{R"(["s3://b/t/data/a.parquet",2])",
+                                      R"(["s3://b/t/data/a.parquet",5])",
+                                      R"(["s3://b/t/data/b.parquet",1])"}));
+  ASSERT_TRUE(w.abort().ok());
+  EXPECT_FALSE(fs::exists(path));
+}
+
+TEST(PositionDeleteWriter, OneDataFileSetsReferencedDataFile) {
+  TempDir dir;
+  auto io = make_local_file_io();
+  PositionDeleteWriter w(io, dir.str() + "/d.parquet", parquet::WriterOptions{});
+  ColumnBatch b = ColumnBatch::make(position_delete_schema().fields());
+  for (int64_t p : {9, 3, 7}) {
+    b.columns[0]->append_bytes("/t/data/x.parquet");
+    b.columns[1]->append_fixed<int64_t>(p);
+  }
+  b.num_rows = 3;
+  ASSERT_TRUE(w.add(b).ok());
+  auto f = w.close();
+  ASSERT_TRUE(f.ok() && f->has_value());
+  EXPECT_EQ((*f)->referenced_data_file, "/t/data/x.parquet");
+  EXPECT_EQ(read_parquet_rows(io, dir.str() + "/d.parquet"),
+            (std::vector<std::string>{R"(["/t/data/x.parquet",3])", R"(["/t/data/x.parquet",7])",
+                                      R"(["/t/data/x.parquet",9])"}));
+
+  PositionDeleteWriter empty(io, dir.str() + "/e.parquet", parquet::WriterOptions{});
+  auto none = empty.close();
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+  EXPECT_FALSE(fs::exists(dir.str() + "/e.parquet"));
+}
+
+TEST(EqualityDeleteWriter, WritesRowsWithEqualityIds) {
+  TempDir dir;
+  auto io = make_local_file_io();
+  auto schema = std::make_shared<Schema>(
+      0,
+      std::vector<NestedField>{field(1, "id", Type::int64(), true), field(2, "s", Type::string())});
+  std::string path = dir.str() + "/eq.parquet";
+  auto w = EqualityDeleteWriter::open(io, path, schema, {1}, parquet::WriterOptions{}, 0, {}, 1);
+  ASSERT_TRUE(w.ok()) << w.status().to_string();
+  ColumnBatch b = ColumnBatch::make(schema->fields());
+  for (int64_t id : {4, 8}) {
+    b.columns[0]->append_fixed<int64_t>(id);
+    b.columns[1]->append_bytes(fmt::format("row{}", id));
+  }
+  b.num_rows = 2;
+  ASSERT_TRUE((*w)->write(b).ok());
+  auto f = (*w)->close();
+  ASSERT_TRUE(f.ok()) << f.status().to_string();
+  EXPECT_EQ(f->content, FileContent::kEqualityDeletes);
+  EXPECT_EQ(f->equality_ids, std::vector<int32_t>{1});
+  EXPECT_EQ(f->sort_order_id, 1);
+  EXPECT_EQ(f->record_count, 2);
+  EXPECT_EQ(f->upper_bound(1, Type::int64())->as_int64(), 8);
+  EXPECT_EQ(read_parquet_rows(io, path),
+            (std::vector<std::string>{R"([4,"row4"])", R"([8,"row8"])"}));
+
+  auto bad = EqualityDeleteWriter::open(io, dir.str() + "/bad.parquet", schema, {7},
+                                        parquet::WriterOptions{});
+  EXPECT_FALSE(bad.ok());
+  ASSERT_TRUE((*w)->abort().ok());
+  EXPECT_FALSE(fs::exists(path));
+}
+
+}  // namespace
+}  // namespace floe

@@ -1,0 +1,282 @@
+// Partitioned writing: each file's partition tuple equals Transform::apply of its rows, Hive
+// paths as Java's partitionToPath, URL escaping and nulls, fan-out vs clustered input, and the
+// column-wise grouping against a per-row Literal reference.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+#include "floe/format/parquet/reader.h"
+#include "floe/write/data_writer.h"
+#include "write/write_test_util.h"
+
+namespace floe {
+namespace {
+
+using namespace write_testing;
+
+std::vector<NestedField> event_fields() {
+  return {
+      field(1, "id", Type::int64(), true), field(2, "country", Type::string()),
+      field(3, "ts", Type::timestamptz()), field(4, "s", Type::string()),
+      field(5, "loc",
+            Type::struct_of({field(6, "city", Type::string()), field(7, "zip", Type::int32())}))};
+}
+
+std::vector<PartitionField> event_spec() {
+  return {PartitionField{2, {}, 1000, "country", Transform::identity()},
+          PartitionField{3, {}, 1001, "ts_day", Transform::day()},
+          PartitionField{1, {}, 1002, "id_bucket", Transform::bucket(16)},
+          PartitionField{4, {}, 1003, "s_trunc", Transform::truncate(4)}};
+}
+
+const std::vector<std::string> kCountries = {"DE", "FR", "A B/é", ""};
+constexpr int64_t kJune15 = 1718445600000000LL;  // 2024-06-15T10:00:00Z
+
+ColumnBatch event_batch(int n, uint32_t seed, int64_t first_id) {
+  std::mt19937 rng(seed);
+  ColumnBatch b = ColumnBatch::make(event_fields());
+  for (int i = 0; i < n; ++i) {
+    b.columns[0]->append_fixed<int64_t>(first_id + i);
+    uint32_t c = rng() % 5;
+    if (c == 4) {
+      b.columns[1]->append_null();
+    } else {
+      b.columns[1]->append_bytes(kCountries[c]);
+    }
+    b.columns[2]->append_fixed<int64_t>(kJune15 + static_cast<int64_t>(rng() % 3) * 86400000000LL -
+                                        static_cast<int64_t>(rng() % 2) * 11 * 3600000000LL);
+    b.columns[3]->append_bytes(fmt::format("{}{}-tail", rng() % 2 ? "abcd" : "wxyz", rng() % 3));
+    ColumnVector& loc = *b.columns[4];
+    if (i % 7 == 3) {
+      loc.child(0).append_null();
+      loc.child(1).append_null();
+      loc.append_null();
+    } else {
+      loc.child(0).append_bytes(i % 2 ? "Berlin" : "Paris");
+      loc.child(1).append_fixed<int32_t>(10000 + i % 3);
+      loc.append_struct();
+    }
+  }
+  b.num_rows = n;
+  return b;
+}
+
+std::vector<Literal> reference_partition(const std::vector<PartitionField>& spec,
+                                         const ColumnBatch& b, int64_t row) {
+  std::vector<Literal> out;
+  for (const auto& pf : spec) {
+    int c = b.find(pf.source_id);
+    auto v = pf.transform.apply(b.columns[c]->literal_at(row));
+    EXPECT_TRUE(v.ok());
+    out.push_back(*v);
+  }
+  return out;
+}
+
+TEST(PartitionedWriter, TuplesPathsAndRowsMatchTheTransforms) {
+  TempDir dir;
+  TableMetadata t = make_table(dir.str(), event_fields(), event_spec());
+  auto w = TableWriter::make(make_local_file_io(), t);
+  ASSERT_TRUE(w.ok()) << w.status().to_string();
+  std::vector<std::string> want;
+  for (int b = 0; b < 3; ++b) {
+    ColumnBatch batch = event_batch(500, 11 + b, b * 500);
+    for (auto& r : rows_of(batch)) want.push_back(r);
+    ASSERT_TRUE((*w)->write(batch).ok());
+  }
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok()) << files.status().to_string();
+  EXPECT_GT(files->size(), 20u);
+  const std::string uuid = (*w)->operation_id();
+  const PartitionSpec spec(0, event_spec());
+  auto io = make_local_file_io();
+  std::vector<std::string> got;
+  std::set<std::string> paths;
+  bool saw_null = false, saw_escaped = false;
+  int64_t total = 0;
+  for (const auto& f : *files) {
+    total += f.record_count;
+    EXPECT_TRUE(paths.insert(f.file_path).second) << "duplicate " << f.file_path;
+    ASSERT_EQ(f.partition.size(), 4u);
+    std::string dir_part = dir.str() + "/data/" + spec.partition_to_path(f.partition) + "/";
+    ASSERT_EQ(f.file_path.rfind(dir_part, 0), 0u) << f.file_path;
+    std::string name = f.file_path.substr(dir_part.size());
+    EXPECT_EQ(name.rfind("00000-0-" + uuid + "-", 0), 0u) << name;
+    EXPECT_TRUE(name.ends_with(".parquet")) << name;
+    if (f.partition[0].is_null()) {
+      saw_null = true;
+      EXPECT_NE(f.file_path.find("/country=null/"), std::string::npos) << f.file_path;
+    } else if (f.partition[0].as_bytes() == "A B/é") {
+      saw_escaped = true;
+      EXPECT_NE(f.file_path.find("/country=A+B%2F%C3%A9/"), std::string::npos) << f.file_path;
+    }
+    auto batches = parquet::read_parquet_file(io, f.file_path);
+    ASSERT_TRUE(batches.ok()) << batches.status().to_string();
+    int64_t rows = 0;
+    for (const auto& b : *batches) {
+      for (int64_t r = 0; r < b.num_rows; ++r) {
+        EXPECT_EQ(reference_partition(event_spec(), b, r), f.partition) << f.file_path;
+      }
+      rows += b.num_rows;
+      for (auto& r : rows_of(b)) got.push_back(r);
+    }
+    EXPECT_EQ(rows, f.record_count);
+    EXPECT_EQ(f.spec_id, 0);
+  }
+  EXPECT_TRUE(saw_null);
+  EXPECT_TRUE(saw_escaped);
+  EXPECT_EQ(total, 1500);
+  EXPECT_EQ(sorted(got), sorted(want));
+}
+
+TEST(PartitionedWriter, HivePathOfDayAndIdentity) {
+  TempDir dir;
+  std::vector<PartitionField> spec = {PartitionField{2, {}, 1000, "country", Transform::identity()},
+                                      PartitionField{3, {}, 1001, "ts_day", Transform::day()}};
+  WriteOptions o;
+  o.data_location = dir.str() + "/data";
+  o.operation_id = "11111111-2222-4333-8444-555555555555";
+  auto w = TableWriter::make(make_local_file_io(), std::make_shared<Schema>(0, event_fields()),
+                             std::make_shared<PartitionSpec>(0, spec), o);
+  ASSERT_TRUE(w.ok());
+  ColumnBatch b = ColumnBatch::make(event_fields());
+  b.columns[0]->append_fixed<int64_t>(1);
+  b.columns[1]->append_bytes("DE");
+  b.columns[2]->append_fixed<int64_t>(kJune15);
+  b.columns[3]->append_bytes("x");
+  b.columns[4]->child(0).append_null();
+  b.columns[4]->child(1).append_null();
+  b.columns[4]->append_null();
+  b.num_rows = 1;
+  ASSERT_TRUE((*w)->write(b).ok());
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok());
+  ASSERT_EQ(files->size(), 1u);
+  EXPECT_EQ((*files)[0].file_path,
+            dir.str() +
+                "/data/country=DE/ts_day=2024-06-15/"
+                "00000-0-11111111-2222-4333-8444-555555555555-00001.parquet");
+  EXPECT_EQ((*files)[0].partition[1], Literal::date(19889));
+}
+
+TEST(PartitionedWriter, OtherTransformsAndNestedSources) {
+  // Time transforms of several granularities, bucket/truncate of other types, a source inside
+  // a struct (a null struct gives a null partition value), void.
+  std::vector<PartitionField> spec = {
+      PartitionField{3, {}, 1000, "ts_hour", Transform::hour()},
+      PartitionField{3, {}, 1001, "ts_month", Transform::month()},
+      PartitionField{3, {}, 1002, "ts_year", Transform::year()},
+      PartitionField{6, {}, 1003, "city", Transform::identity()},
+      PartitionField{7, {}, 1004, "zip_trunc", Transform::truncate(2)},
+      PartitionField{2, {}, 1005, "country_bucket", Transform::bucket(3)},
+      PartitionField{1, {}, 1006, "id_null", Transform::void_transform()}};
+  PartitionSpec ps(0, spec);
+  Schema schema(0, event_fields());
+  ColumnBatch b = event_batch(300, 5, 0);
+  auto groups = group_by_partition(ps, schema, b);
+  ASSERT_TRUE(groups.ok()) << groups.status().to_string();
+  int64_t rows = 0;
+  for (const auto& g : *groups) {
+    rows += static_cast<int64_t>(g.rows.size());
+    for (int32_t r : g.rows) {
+      std::vector<Literal> want;
+      for (const auto& pf : spec) {
+        Literal src;
+        if (pf.source_id == 6 || pf.source_id == 7) {
+          const ColumnVector& loc = *b.columns[4];
+          src = loc.is_null(r) ? Literal::null(pf.source_id == 6 ? Type::string() : Type::int32())
+                               : loc.child(pf.source_id - 6).literal_at(r);
+        } else {
+          src = b.columns[b.find(pf.source_id)]->literal_at(r);
+        }
+        want.push_back(*pf.transform.apply(src));
+      }
+      ASSERT_EQ(want, g.partition) << "row " << r;
+    }
+  }
+  EXPECT_EQ(rows, 300);
+  std::string path = ps.partition_to_path((*groups)[0].partition);
+  EXPECT_NE(path.find("ts_hour=2024-06-"), std::string::npos) << path;
+  EXPECT_NE(path.find("ts_month=2024-06/ts_year=2024/"), std::string::npos) << path;
+  EXPECT_NE(path.find("id_null=null"), std::string::npos) << path;
+}
+
+TEST(PartitionedWriter, ClusteredRejectsAPartitionSeenBefore) {
+  TempDir dir;
+  std::vector<PartitionField> spec = {
+      PartitionField{2, {}, 1000, "country", Transform::identity()}};
+  auto make_batch = [](std::vector<std::string> countries) {
+    ColumnBatch b = ColumnBatch::make(event_fields());
+    for (size_t i = 0; i < countries.size(); ++i) {
+      b.columns[0]->append_fixed<int64_t>(static_cast<int64_t>(i));
+      b.columns[1]->append_bytes(countries[i]);
+      b.columns[2]->append_fixed<int64_t>(kJune15);
+      b.columns[3]->append_bytes("x");
+      b.columns[4]->child(0).append_null();
+      b.columns[4]->child(1).append_null();
+      b.columns[4]->append_null();
+    }
+    b.num_rows = static_cast<int64_t>(countries.size());
+    return b;
+  };
+  TableMetadata t =
+      make_table(dir.str(), event_fields(), spec, {{"write.spark.fanout.enabled", "false"}});
+  auto w = TableWriter::make(make_local_file_io(), t);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(make_batch({"DE", "DE"})).ok());
+  ASSERT_TRUE((*w)->write(make_batch({"DE", "FR"})).ok());
+  ASSERT_TRUE((*w)->write(make_batch({"FR", "IT"})).ok());
+  Status again = (*w)->write(make_batch({"DE"}));
+  EXPECT_FALSE(again.ok());
+  EXPECT_NE(again.message().find("country=DE"), std::string::npos) << again.to_string();
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok());
+  EXPECT_EQ(files->size(), 3u);
+  int64_t total = 0;
+  for (const auto& f : *files) total += f.record_count;
+  EXPECT_EQ(total, 6);
+
+  // Fan-out (the default) takes the same input.
+  t.properties.clear();
+  auto fan = TableWriter::make(make_local_file_io(), t);
+  ASSERT_TRUE(fan.ok());
+  for (auto c : std::vector<std::vector<std::string>>{{"DE"}, {"FR"}, {"DE", "IT"}}) {
+    ASSERT_TRUE((*fan)->write(make_batch(c)).ok());
+  }
+  auto fan_files = (*fan)->close();
+  ASSERT_TRUE(fan_files.ok());
+  EXPECT_EQ(fan_files->size(), 3u);
+}
+
+TEST(PartitionedWriter, AvroFilesPerPartition) {
+  TempDir dir;
+  TableMetadata t =
+      make_table(dir.str(), event_fields(), event_spec(), {{"write.format.default", "avro"}});
+  auto w = TableWriter::make(make_local_file_io(), t);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(event_batch(200, 3, 0)).ok());
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok()) << files.status().to_string();
+  int64_t total = 0;
+  for (const auto& f : *files) {
+    total += f.record_count;
+    EXPECT_EQ(f.file_format, "AVRO");
+    EXPECT_TRUE(f.file_path.ends_with(".avro"));
+    EXPECT_TRUE(fs::exists(f.file_path));
+  }
+  EXPECT_EQ(total, 200);
+}
+
+TEST(Gather, NestedColumnsKeepTheirRows) {
+  ColumnBatch b = event_batch(50, 9, 0);
+  std::vector<int32_t> idx = {49, 0, 3, 3, 17};
+  ColumnBatch g = gather_batch(b, idx);
+  auto all = rows_of(b);
+  auto got = rows_of(g);
+  ASSERT_EQ(got.size(), idx.size());
+  for (size_t i = 0; i < idx.size(); ++i) EXPECT_EQ(got[i], all[idx[i]]);
+}
+
+}  // namespace
+}  // namespace floe
