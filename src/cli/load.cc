@@ -44,7 +44,7 @@ Status run_load(const GlobalOptions& options, const LoadCommand& cmd, std::ostre
   }
   auto result = sql::load_file(session, cmd.table, cmd.file, lo);
   if (shown) std::fprintf(stderr, "\r\033[K");
-  FLOE_TRY(result.status());
+  if (!result.ok()) return result.status();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (options.output_format() == OutputFormat::kJson) {
     nlohmann::ordered_json j;

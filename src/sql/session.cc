@@ -64,7 +64,12 @@ struct Session::Impl : Catalogish {
     }
     CatalogOptions o;
     o.name = opts.catalog_name;
-    o.warehouse = opts.warehouse;
+    // Table locations are stored absolute, so the table reads the same from any directory.
+    std::error_code ec;
+    auto absolute = std::filesystem::absolute(opts.warehouse, ec);
+    o.warehouse = ec || opts.warehouse.find("://") != std::string::npos
+                      ? opts.warehouse
+                      : absolute.lexically_normal().string();
     opts.catalog = FLOE_TRY(open_catalog(uri, o));
     return opts.catalog;
   }

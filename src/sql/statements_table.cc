@@ -171,8 +171,7 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
 
   PlanPtr query = FLOE_TRY(ctx.binder.plan_query(*s.source));
   PlanPtr projected = FLOE_TRY(project_to_schema(std::move(query), schema, s.columns, name, fixed));
-  std::string operation = "append";
-  auto written = write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
+    auto written = write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
     if (!s.overwrite) {
       AppendFiles append = table->new_append();
       for (auto& f : files) append.append_file(std::move(f));
@@ -180,19 +179,17 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
     }
     if (static_filter) {
       // Static overwrite: every row matching the PARTITION values is replaced.
-      operation = "overwrite";
       OverwriteFiles overwrite = table->new_overwrite();
       overwrite.overwrite_by_row_filter(static_filter);
       for (auto& f : files) overwrite.add_file(std::move(f));
       return overwrite.commit();
     }
     // Dynamic overwrite: partitions that receive rows are replaced.
-    operation = "replace partitions";
     ReplacePartitions replace = table->new_replace_partitions();
     for (auto& f : files) replace.add_file(std::move(f));
     return replace.commit();
   });
-  FLOE_TRY(written.status());
+  if (!written.ok()) return written.status();
   say(ctx, fmt::format("{} {} rows into {} ({} files)", s.overwrite ? "wrote" : "inserted",
                        written->rows, name, written->files));
   return Status::OK();
