@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "catalog/catalog_internal.h"
 #include "floe/spec/metadata_file.h"
 #include "floe/util/uuid.h"
 
@@ -68,7 +69,30 @@ std::string next_metadata_location(const TableMetadata& metadata, std::string_vi
 }
 
 Result<CatalogPtr> open_catalog(std::string_view uri, CatalogOptions options) {
+  std::string text(uri);
   if (uri == "memory:" || uri == "memory") return make_memory_catalog(std::move(options));
+  if (uri.starts_with("sqlite:")) {
+    std::string_view path = uri.substr(7);
+    // sqlite:///abs/path and sqlite://rel/path as well as sqlite:path.
+    if (path.starts_with("//")) path.remove_prefix(2);
+    if (path.empty()) return invalid_argument("catalog URI '{}' names no database file", uri);
+    auto connection = FLOE_TRY(open_sqlite_connection(std::string(path)));
+    return make_sql_catalog(std::move(connection), text, std::move(options));
+  }
+  if (uri.starts_with("postgresql://") || uri.starts_with("postgres://")) {
+    auto connection = FLOE_TRY(open_postgres_connection(text));
+    return make_sql_catalog(std::move(connection), text, std::move(options));
+  }
+  if (uri.starts_with("hadoop:")) {
+    return make_hadoop_catalog(std::string(uri.substr(7)), text, std::move(options));
+  }
+  auto colon = uri.find(':');
+  auto slash = uri.find('/');
+  bool has_scheme = colon != std::string_view::npos && colon > 1 &&
+                    (slash == std::string_view::npos || colon < slash);
+  if (!has_scheme || uri.starts_with("file:")) {
+    return make_hadoop_catalog(text, text, std::move(options));
+  }
   return Status(ErrorKind::kNotSupported, fmt::format("unsupported catalog URI '{}'", uri));
 }
 

@@ -1,6 +1,7 @@
 #include "floe/util/uuid.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdint>
 #include <mutex>
@@ -10,14 +11,19 @@ namespace floe {
 
 std::string random_uuid() {
   static std::mutex mu;
-  static std::mt19937_64 rng = [] {
-    std::random_device rd;
-    std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
-    return std::mt19937_64(seq);
-  }();
+  static std::mt19937_64 rng;
+  static pid_t seeded_pid = 0;
   uint64_t hi, lo;
   {
     std::lock_guard<std::mutex> lock(mu);
+    // Reseed after fork(): parent and child would otherwise produce the same UUIDs (and then
+    // the same metadata file names).
+    if (seeded_pid != ::getpid()) {
+      std::random_device rd;
+      std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
+      rng.seed(seq);
+      seeded_pid = ::getpid();
+    }
     hi = rng();
     lo = rng();
   }

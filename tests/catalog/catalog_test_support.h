@@ -1,0 +1,95 @@
+// Helpers shared by the catalog tests (tests/catalog) and the PostgreSQL catalog tests
+// (tests/postgres): temp dirs, a valid TableMetadata, opening each kind of catalog, and the
+// PostgreSQL URI the test server script publishes.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+
+#include "floe/catalog/catalog.h"
+#include "floe/spec/metadata_file.h"
+#include "floe/util/uuid.h"
+
+namespace floe::catalog_test {
+
+inline std::string make_temp_dir() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "floe-catalog-XXXXXX").string();
+  char* dir = mkdtemp(pattern.data());
+  EXPECT_NE(dir, nullptr);
+  return pattern;
+}
+
+inline TableMetadata make_metadata(const std::string& location) {
+  TableMetadata m;
+  m.format_version = 2;
+  m.table_uuid = random_uuid();
+  m.location = location;
+  m.last_updated_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  NestedField id;
+  id.id = 1;
+  id.name = "id";
+  id.type = Type::int64();
+  id.required = true;
+  NestedField name;
+  name.id = 2;
+  name.name = "name";
+  name.type = Type::string();
+  m.schemas = {std::make_shared<const Schema>(0, std::vector<NestedField>{id, name})};
+  m.last_column_id = 2;
+  m.current_schema_id = 0;
+  m.specs = {PartitionSpec::unpartitioned(0)};
+  m.default_spec_id = 0;
+  m.sort_orders = {std::make_shared<const SortOrder>()};
+  m.default_sort_order_id = 0;
+  return m;
+}
+
+inline bool in_ci() {
+  const char* ci = std::getenv("CI");
+  return ci && (std::string(ci) == "true" || std::string(ci) == "1");
+}
+
+// FLOE_TEST_POSTGRES_URI, else the file scripts/start-postgres writes.
+inline std::optional<std::string> postgres_uri() {
+  if (const char* env = std::getenv("FLOE_TEST_POSTGRES_URI"); env && *env) return env;
+  const char* run = std::getenv("FLOE_PG_RUN");
+  std::ifstream in(std::string(run && *run ? run : "/tmp/floe-test-postgres") + "/uri");
+  std::string uri;
+  if (in && std::getline(in, uri) && !uri.empty()) return uri;
+  return std::nullopt;
+}
+
+// Opens a catalog of `kind` ("memory", "sqlite", "hadoop", "postgres") whose state lives under
+// `dir` (or, for PostgreSQL, under catalog name `name` in the shared test database).
+inline Result<CatalogPtr> open_kind(const std::string& kind, const std::string& dir,
+                                    const std::string& name, const std::string& pg_uri = "") {
+  CatalogOptions options;
+  options.name = name;
+  options.warehouse = dir + "/wh";
+  if (kind == "memory") return make_memory_catalog(options);
+  if (kind == "sqlite") return open_catalog("sqlite:" + dir + "/db/catalog.db", options);
+  if (kind == "hadoop") return open_catalog("hadoop:" + dir + "/wh", options);
+  if (kind == "postgres") return open_catalog(pg_uri, options);
+  return invalid_argument("unknown catalog kind {}", kind);
+}
+
+// Files under `dir` whose name ends in ".metadata.json".
+inline int count_metadata_files(const std::string& dir) {
+  int n = 0;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    if (entry.path().filename().string().ends_with(".metadata.json")) ++n;
+  }
+  return n;
+}
+
+}  // namespace floe::catalog_test
