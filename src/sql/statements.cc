@@ -187,7 +187,8 @@ Status show_namespaces(StatementContext& ctx, const ast::ShowNamespacesStatement
     }
   }
   std::error_code ec;
-  if (std::filesystem::is_directory(dir, ec)) {
+  // Without a catalog, the warehouse's directories (Hadoop layout) are the namespaces.
+  if (!catalog && std::filesystem::is_directory(dir, ec)) {
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       if (!entry.is_directory() || is_table_dir(entry.path())) continue;
       if (entry.path().filename().string().starts_with(".")) continue;
@@ -214,7 +215,7 @@ Status show_tables(StatementContext& ctx, const ast::ShowTablesStatement& s) {
     for (const auto& id : FLOE_TRY(catalog->list_tables(ns))) names.insert(id.name);
   }
   std::error_code ec;
-  if (std::filesystem::is_directory(dir, ec)) {
+  if (!catalog && std::filesystem::is_directory(dir, ec)) {
     for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
       if (entry.is_directory() && is_table_dir(entry.path())) {
         names.insert(entry.path().filename().string());

@@ -214,8 +214,11 @@ TEST_F(CliWrite, MetricsModesChangeManifestSize) {
                        "CAST(1718409600 + id AS TIMESTAMP)";
   for (int c = 0; c < 80; ++c) {
     columns += ", note" + std::to_string(c) + " STRING";
-    select += ", concat('some long free text value number ', CAST(id * " +
-              std::to_string(c + 7) + " AS STRING), ' of column " + std::to_string(c) + "')";
+    // High-cardinality text, like the lesson's free-text and JSON columns.
+    std::string k = std::to_string(c + 7);
+    select += ", concat(CAST(bucket(2147483647, id * " + k + ") AS STRING), '-', " +
+              "CAST(bucket(2147483629, id + " + k + ") AS STRING), '-', " +
+              "CAST(bucket(2147483587, id * 3 + " + k + ") AS STRING))";
   }
   select += " FROM range(0, 2000)";
   auto make = [&](const std::string& name, const std::string& props) {
