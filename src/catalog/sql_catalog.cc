@@ -316,6 +316,12 @@ class SqlCatalog final : public Catalog {
 
  private:
   Status try_init() {
+    // The usual case takes no write lock, so opening never waits for a committer.
+    auto columns = FLOE_TRY(db_->table_columns("iceberg_tables"));
+    if (!columns.empty() && !FLOE_TRY(db_->table_columns("iceberg_namespace_properties")).empty()) {
+      v1_ = std::find(columns.begin(), columns.end(), "iceberg_type") != columns.end();
+      return Status::OK();
+    }
     return transact([&]() -> Status {
       auto columns = FLOE_TRY(db_->table_columns("iceberg_tables"));
       if (columns.empty()) {
