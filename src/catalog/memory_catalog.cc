@@ -29,6 +29,7 @@ class MemoryCatalog final : public Catalog {
 
   Result<std::vector<Namespace>> list_namespaces(const Namespace& parent) override {
     std::lock_guard lock(mu_);
+    if (!parent.empty() && !namespaces_.count(parent)) return missing_namespace(parent);
     std::vector<Namespace> out;
     for (const auto& [ns, props] : namespaces_) {
       if (ns.size() != parent.size() + 1) continue;
@@ -47,7 +48,14 @@ class MemoryCatalog final : public Catalog {
     std::lock_guard lock(mu_);
     auto it = namespaces_.find(ns);
     if (it == namespaces_.end()) return missing_namespace(ns);
-    return it->second;
+    auto out = it->second;
+    if (!out.count("location")) {
+      // The default directory of the namespace, as the other catalogs report it.
+      std::string location = default_table_location({ns, ""});
+      while (location.size() > 1 && location.back() == '/') location.pop_back();
+      out["location"] = location;
+    }
+    return out;
   }
 
   Status update_namespace_properties(const Namespace& ns,

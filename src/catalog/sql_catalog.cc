@@ -218,6 +218,7 @@ class SqlCatalog final : public Catalog {
     {
       std::lock_guard lock(mu_);
       if (FLOE_TRY(name_taken(id))) return table_exists_error(id);
+      if (!FLOE_TRY(namespace_exists_locked(id.ns))) return missing_namespace(id.ns);
     }
     std::string location = next_metadata_location(metadata, "");
     FLOE_TRY(write_table_metadata(*io_, location, metadata));
@@ -284,12 +285,18 @@ class SqlCatalog final : public Catalog {
   }
 
   Status drop_table(const TableIdentifier& id, bool purge) override {
-    std::optional<std::string> location;
+    // With purge the metadata is read first, as Java does: a table whose metadata cannot be
+    // read stays in the catalog instead of being dropped with its files left behind.
+    std::optional<LoadedMetadata> loaded;
+    if (purge) loaded = FLOE_TRY(load_metadata(id));
     {
       std::lock_guard lock(mu_);
       FLOE_TRY(transact([&]() -> Status {
-        location = FLOE_TRY(pointer(id));
+        auto location = FLOE_TRY(pointer(id));
         if (!location) return missing_table(id);
+        if (loaded && *location != loaded->location) {
+          return conflict(id, loaded->location, *location);
+        }
         FLOE_TRY(
             db_->execute("DELETE FROM iceberg_tables "
                          "WHERE catalog_name = ? AND table_namespace = ? AND table_name = ?" +
@@ -298,9 +305,8 @@ class SqlCatalog final : public Catalog {
         return Status::OK();
       }));
     }
-    if (!purge) return Status::OK();
-    auto metadata = FLOE_TRY(read_table_metadata(*io_, *location));
-    return purge_table_files(*io_, metadata, *location);
+    if (!loaded) return Status::OK();
+    return purge_table_files(*io_, *loaded->metadata, loaded->location);
   }
 
   Status register_table(const TableIdentifier& id, std::string_view metadata_location) override {
@@ -310,6 +316,12 @@ class SqlCatalog final : public Catalog {
 
  private:
   Status try_init() {
+    // The usual case takes no write lock, so opening never waits for a committer.
+    auto columns = FLOE_TRY(db_->table_columns("iceberg_tables"));
+    if (!columns.empty() && !FLOE_TRY(db_->table_columns("iceberg_namespace_properties")).empty()) {
+      v1_ = std::find(columns.begin(), columns.end(), "iceberg_type") != columns.end();
+      return Status::OK();
+    }
     return transact([&]() -> Status {
       auto columns = FLOE_TRY(db_->table_columns("iceberg_tables"));
       if (columns.empty()) {

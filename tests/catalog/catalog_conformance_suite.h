@@ -80,6 +80,7 @@ TEST_P(CatalogConformance, Namespaces) {
   EXPECT_EQ(*catalog_->list_namespaces({}), (std::vector<Namespace>{{"a"}, {"z"}}));
   EXPECT_EQ(*catalog_->list_namespaces({"a"}), (std::vector<Namespace>{{"a", "b"}}));
   EXPECT_TRUE(catalog_->list_namespaces({"a", "b"})->empty());
+  EXPECT_EQ(catalog_->list_namespaces({"nope"}).status().kind(), ErrorKind::kNotFound);
   EXPECT_TRUE(*catalog_->namespace_exists({"a", "b"}));
   EXPECT_FALSE(*catalog_->namespace_exists({"nope"}));
   EXPECT_EQ(catalog_->namespace_properties({"nope"}).status().kind(), ErrorKind::kNotFound);
@@ -87,6 +88,7 @@ TEST_P(CatalogConformance, Namespaces) {
   auto got = catalog_->namespace_properties({"a"});
   ASSERT_TRUE(got.ok()) << got.status().to_string();
   EXPECT_EQ(got->count("exists"), 0u);
+  EXPECT_EQ(got->at("location"), catalog_->warehouse() + "/a");
   for (const auto& [k, v] : props) EXPECT_EQ(got->at(k), v) << k;
   if (hadoop()) {
     EXPECT_EQ(catalog_->create_namespace({"p"}, {{"k", "v"}}).kind(), ErrorKind::kNotSupported);

@@ -1,6 +1,8 @@
 // The filesystem catalog's layout on disk (v<N>.metadata.json + version-hint.text), its
 // recovery from a stale hint, and open_catalog's URI dispatch.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fstream>
 
@@ -85,6 +87,59 @@ TEST(OpenCatalog, DispatchesOnTheUri) {
   EXPECT_EQ(bad_pg.status().kind(), ErrorKind::kIo);
   EXPECT_NE(bad_pg.status().message().find("127.0.0.1:1"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace floe::catalog_test
+
+namespace floe::catalog_test {
+namespace {
+
+// Processes committing to one filesystem table: creating v<N+1> is the compare-and-swap.
+TEST_F(HadoopCatalogTest, SeveralProcessesCommitWithoutLostUpdates) {
+  std::string uri = "hadoop:" + dir_ + "/wh";
+  TableIdentifier id{{"ns"}, "counter"};
+  {
+    auto catalog = open_catalog(uri);
+    ASSERT_TRUE((*catalog)->create_namespace({"ns"}).ok());
+    auto m = make_metadata((*catalog)->default_table_location(id));
+    m.properties["counter"] = "0";
+    ASSERT_TRUE((*catalog)->create_table(id, m).ok());
+  }
+  constexpr int kProcesses = 3, kCommits = 10;
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      auto catalog = open_catalog(uri);
+      if (!catalog.ok()) _exit(2);
+      for (int i = 0; i < kCommits; ++i) {
+        while (true) {
+          auto loaded = (*catalog)->load_metadata(id);
+          if (!loaded.ok()) _exit(3);
+          TableMetadata next = *loaded->metadata;
+          next.properties["counter"] = std::to_string(std::stoi(next.property("counter")) + 1);
+          auto done = (*catalog)->commit_table(id, loaded->location, next);
+          if (done.ok()) break;
+          if (done.status().kind() != ErrorKind::kCommitConflict) _exit(4);
+        }
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  }
+  auto catalog = open_catalog(uri);
+  auto loaded = (*catalog)->load_metadata(id);
+  ASSERT_TRUE(loaded.ok());
+  EXPECT_EQ(loaded->metadata->property("counter"), std::to_string(kProcesses * kCommits));
+  EXPECT_EQ(loaded->location, dir_ + "/wh/ns/counter/metadata/v" +
+                                  std::to_string(kProcesses * kCommits + 1) + ".metadata.json");
 }
 
 }  // namespace

@@ -125,9 +125,10 @@ TEST_F(SqliteCatalogTest, AcceptsJavaV0DatabaseWithoutIcebergType) {
   ASSERT_TRUE(catalog->commit_table({{"db"}, "java_t"}, java_file, *loaded->metadata).ok());
   EXPECT_EQ(rows("SELECT count(*) FROM pragma_table_info('iceberg_tables')"),
             (std::vector<SqlRow>{{"5"}}));  // left as Java made it
-  EXPECT_EQ(rows("SELECT count(*) FROM iceberg_tables WHERE previous_metadata_location = '" +
-                 java_file + "'"),
-            (std::vector<SqlRow>{{"1"}}));
+  auto previous = raw()->query(
+      "SELECT count(*) FROM iceberg_tables WHERE previous_metadata_location = ?", {java_file});
+  ASSERT_TRUE(previous.ok());
+  EXPECT_EQ(*previous, (std::vector<SqlRow>{{"1"}}));
 }
 
 TEST_F(SqliteCatalogTest, ViewsOfAV1DatabaseAreNotTables) {

@@ -6,7 +6,12 @@
 //   sqlite:PATH                       SQL catalog in Java JdbcCatalog's layout (embedded default)
 //   postgresql://user@host:port/db    the same layout on PostgreSQL (libpq)
 //   hadoop:DIR  (or a plain directory) filesystem catalog: v<N>.metadata.json + version-hint.text
+//                                     (local disk; no namespace properties, no rename; dropping
+//                                     a table deletes its directory, as Java's HadoopCatalog)
 //   memory:                           in-process, for tests
+//
+// Namespace properties include `location` (the namespace's default directory) when none is
+// stored, as JdbcCatalog and HadoopCatalog report it.
 //
 // The catalog deals in metadata files and pointers only; `Table` (table/) builds commits on top.
 #pragma once
@@ -68,7 +73,8 @@ class Catalog {
   // kAlreadyExists when present.
   virtual Status create_namespace(const Namespace& ns,
                                   const std::map<std::string, std::string>& properties = {}) = 0;
-  // Direct children of `parent` (every top-level namespace when empty), sorted.
+  // Direct children of `parent` (every top-level namespace when empty), sorted. kNotFound when
+  // `parent` does not exist.
   virtual Result<std::vector<Namespace>> list_namespaces(const Namespace& parent = {}) = 0;
   virtual Result<bool> namespace_exists(const Namespace& ns) = 0;
   // kNotFound when absent.
@@ -95,7 +101,8 @@ class Catalog {
   //  - kCommitConflict when the pointer is no longer `base_location` (the file is removed);
   //  - kCommitStateUnknown when the outcome cannot be known (the file is kept: it may be live).
   // Returns the new metadata file's location.
-  virtual Result<std::string> commit_table(const TableIdentifier& id, std::string_view base_location,
+  virtual Result<std::string> commit_table(const TableIdentifier& id,
+                                           std::string_view base_location,
                                            const TableMetadata& metadata) = 0;
   // kNotFound when `from` is absent, kAlreadyExists when `to` exists.
   virtual Status rename_table(const TableIdentifier& from, const TableIdentifier& to) = 0;
