@@ -11,6 +11,7 @@
 #include "floe/util/result.h"
 
 namespace floe {
+struct StoredTable;
 struct TableMetadata;
 struct ScanReport;
 }  // namespace floe
@@ -106,6 +107,10 @@ struct MetaCommand {
 
 // floe meta TABLE NAME: the rows of a metadata table (meta.cc).
 Status run_meta(const GlobalOptions& options, const MetaCommand& cmd, std::ostream& out);
+
+// A table argument: a metadata JSON file or table directory on disk, else a catalog table name
+// ([catalog.]namespace.table).
+Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::string& arg);
 
 struct LoadCommand {
   std::string table;  // [catalog.]namespace.table

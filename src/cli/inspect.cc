@@ -183,9 +183,9 @@ void print_report(std::ostream& out, const CurrentMetadataFile& file, const Tabl
 
 Status run_inspect(const GlobalOptions& options, const std::string& path,
                    const InspectOptions& inspect, std::ostream& out) {
-  auto io = make_local_file_io();
-  CurrentMetadataFile file = FLOE_TRY(find_current_metadata_file(*io, path));
-  TableMetadata metadata = FLOE_TRY(read_table_metadata(*io, file.path));
+  StoredTable table = FLOE_TRY(open_table_arg(options, path));
+  CurrentMetadataFile file = table.metadata_file;
+  TableMetadata metadata = *table.metadata;
   if (options.output_format() == OutputFormat::kJson) {
     nlohmann::ordered_json j;
     j["metadata-file"] = file.path;

@@ -16,7 +16,7 @@ Status run_meta(const GlobalOptions& options, const MetaCommand& cmd, std::ostre
     for (const auto& n : metadata_table_names()) names += (names.empty() ? "" : ", ") + n;
     return invalid_argument("unknown metadata table '{}' (one of: {})", cmd.name, names);
   }
-  StoredTable table = FLOE_TRY(open_table_at(make_local_file_io(), cmd.table));
+  StoredTable table = FLOE_TRY(open_table_arg(options, cmd.table));
   MetadataTableOptions meta_options;
   meta_options.snapshot_id = cmd.snapshot_id;
   meta_options.threads = cmd.threads;

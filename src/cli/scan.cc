@@ -109,7 +109,7 @@ Status print_rows(const GlobalOptions& options, const ScanCommand& cmd, TableSca
 }  // namespace
 
 Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostream& out) {
-  StoredTable table = FLOE_TRY(open_table_at(make_local_file_io(), cmd.table));
+  StoredTable table = FLOE_TRY(open_table_arg(options, cmd.table));
   ScanOptions scan_options;
   if (!cmd.where.empty()) scan_options.filter = FLOE_TRY(parse_filter(cmd.where));
   scan_options.case_sensitive = false;  // Spark resolves column names case-insensitively

@@ -1,0 +1,32 @@
+// Table arguments of floe scan / meta / inspect: a path on disk (metadata JSON file or table
+// directory), else a catalog table name such as analytics.sales.
+#include <filesystem>
+
+#include "cli/cli.h"
+#include "floe/io/file_io.h"
+#include "floe/sql/session.h"
+
+namespace floe::cli {
+
+Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::string& arg) {
+  std::error_code ec;
+  if (std::filesystem::exists(local_path_of(arg), ec) || arg.find('/') != std::string::npos) {
+    return open_table_at(make_local_file_io(), arg);
+  }
+  sql::SessionOptions so;
+  so.warehouse = options.warehouse;
+  so.catalog_uri = options.catalog;
+  so.catalog_name = options.catalog_name;
+  sql::Session session(so);
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    size_t dot = arg.find('.', start);
+    parts.push_back(arg.substr(start, dot == std::string::npos ? dot : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return session.load_table(parts);
+}
+
+}  // namespace floe::cli
