@@ -280,3 +280,46 @@ TEST(Gather, NestedColumnsKeepTheirRows) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// Expected hashes are those of the Java ObjectStoreLocationProvider (as pyiceberg's tests
+// record them).
+TEST(ObjectStorage, HashDirectoriesMatchJava) {
+  EXPECT_EQ(object_storage_hash_dirs("a"), "0101/0110/1001/10110010");
+  EXPECT_EQ(object_storage_hash_dirs("b"), "1110/0111/1110/00000011");
+  EXPECT_EQ(object_storage_hash_dirs("test.parquet"), "0110/1010/0011/11101000");
+  EXPECT_EQ(object_storage_hash_dirs("string_field=example_string/test.parquet"),
+            "0001/0010/1001/00000011");
+}
+
+TEST(ObjectStorage, PathsUnderTheDataLocation) {
+  Schema schema(0, {write_testing::field(1, "id", Type::int64())});
+  auto o = WriteOptions::from_properties({{"write.object-storage.enabled", "true"}}, schema,
+                                         "s3://b/wh/db/tbl");
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->object_storage);
+  EXPECT_TRUE(o->object_storage_context.empty());
+  o->operation_id = "u";
+  OutputFileFactory files(*o, ".parquet");
+  std::string p = files.next_path("x=1");
+  const std::string file = "x=1/00000-0-u-00001.parquet";
+  EXPECT_EQ(p, "s3://b/wh/db/tbl/data/" + object_storage_hash_dirs(file) + "/" + file);
+
+  auto outside = WriteOptions::from_properties(
+      {{"write.object-storage.enabled", "true"}, {"write.object-storage.path", "s3://other/p/"}},
+      schema, "s3://b/wh/db/tbl");
+  ASSERT_TRUE(outside.ok());
+  EXPECT_EQ(outside->data_location, "s3://other/p");
+  EXPECT_EQ(outside->object_storage_context, "db/tbl");
+  outside->operation_id = "u";
+  outside->object_storage_partitioned_paths = false;
+  OutputFileFactory f2(*outside, ".avro");
+  const std::string name = "00000-0-u-00001.avro";
+  EXPECT_EQ(f2.next_path("x=1"),
+            "s3://other/p/" + object_storage_hash_dirs(name) + "/db/tbl/" + name);
+}
+
+}  // namespace
+}  // namespace floe
