@@ -276,15 +276,36 @@ Status DataFileWriter::write_chunk(const ColumnBatch& batch) {
   return Status::OK();
 }
 
+namespace {
+
+int64_t memory_bytes(const ColumnVector& c) {
+  int64_t b = static_cast<int64_t>(c.values().size() + c.offsets().size() + c.data().size() +
+                                   c.validity().size());
+  for (size_t k = 0; k < c.num_children(); ++k) b += memory_bytes(c.child(k));
+  return b;
+}
+
+int64_t memory_bytes(const ColumnBatch& batch) {
+  int64_t b = 0;
+  for (const auto& c : batch.columns) b += memory_bytes(*c);
+  return b;
+}
+
+}  // namespace
+
 Status DataFileWriter::write(const ColumnBatch& batch) {
   // Rows go in slices sized from the current file's bytes per row so a file rolls close to the
   // target even when one batch holds many files' worth of rows.
   constexpr int64_t kProbeRows = 1000;
+  const int64_t raw = memory_bytes(batch);
   int64_t offset = 0;
   while (offset < batch.num_rows) {
     int64_t left = batch.num_rows - offset;
     int64_t take = left;
-    if (!appender_ || rows_in_file_ == 0) {
+    int64_t est = appender_ ? appender_->estimated_size() : 0;
+    if (est + raw * left / batch.num_rows < options_.target_file_size) {
+      // In-memory bytes roughly bound the encoded size: the rest fits, no slice copy needed.
+    } else if (!appender_ || rows_in_file_ == 0) {
       take = std::min(left, kProbeRows);
     } else {
       int64_t size = std::max<int64_t>(appender_->estimated_size(), 1);

@@ -323,3 +323,81 @@ TEST(ObjectStorage, PathsUnderTheDataLocation) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+using write_testing::field;
+
+// Types without a column-wise fast path go through Transform::apply per row.
+TEST(PartitionedWriter, SlowPathTransformsMatchApply) {
+  std::vector<NestedField> fields = {field(1, "dec", Type::decimal(9, 2)),
+                                     field(2, "tsns", Type::timestamp_ns()),
+                                     field(3, "f", Type::float32())};
+  std::vector<PartitionField> spec = {
+      PartitionField{1, {}, 1000, "dec_bucket", Transform::bucket(4)},
+      PartitionField{1, {}, 1001, "dec_trunc", Transform::truncate(100)},
+      PartitionField{2, {}, 1002, "tsns_day", Transform::day()},
+      PartitionField{2, {}, 1003, "tsns_bucket", Transform::bucket(5)},
+      PartitionField{3, {}, 1004, "f", Transform::identity()}};
+  ColumnBatch b = ColumnBatch::make(fields);
+  for (int i = 0; i < 200; ++i) {
+    if (i % 13 == 0) {
+      b.columns[0]->append_null();
+    } else {
+      b.columns[0]->append_fixed<int128_t>(static_cast<int128_t>(i * 37 - 3000));
+    }
+    b.columns[1]->append_fixed<int64_t>(1718445600000000000LL + (i % 4) * 86400000000000LL - i);
+    b.columns[2]->append_fixed<float>(static_cast<float>(i % 3) - 1.0f);
+  }
+  b.num_rows = 200;
+  PartitionSpec ps(0, spec);
+  Schema schema(0, fields);
+  auto groups = group_by_partition(ps, schema, b);
+  ASSERT_TRUE(groups.ok()) << groups.status().to_string();
+  int64_t rows = 0;
+  std::set<std::string> seen;
+  for (const auto& g : *groups) {
+    EXPECT_TRUE(seen.insert(ps.partition_to_path(g.partition)).second);
+    for (int32_t r : g.rows) {
+      ++rows;
+      for (size_t f = 0; f < spec.size(); ++f) {
+        auto want = spec[f].transform.apply(b.columns[b.find(spec[f].source_id)]->literal_at(r));
+        ASSERT_TRUE(want.ok());
+        EXPECT_EQ(*want, g.partition[f]) << "row " << r << " field " << spec[f].name;
+      }
+    }
+  }
+  EXPECT_EQ(rows, 200);
+}
+
+TEST(PartitionedWriter, MemoryFileIoAndAvroRolling) {
+  auto io = make_memory_file_io();
+  TableMetadata t = write_testing::make_table(
+      "mem/wh/t", event_fields(), {PartitionField{2, {}, 1000, "country", Transform::identity()}},
+      {{"write.format.default", "avro"}, {"write.target-file-size-bytes", "2000"}});
+  auto w = TableWriter::make(io, t);
+  ASSERT_TRUE(w.ok());
+  for (int b = 0; b < 4; ++b) ASSERT_TRUE((*w)->write(event_batch(250, 40 + b, b * 250)).ok());
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok()) << files.status().to_string();
+  int64_t total = 0;
+  std::map<std::string, int> per_partition;
+  for (const auto& f : *files) {
+    total += f.record_count;
+    ++per_partition[f.file_path.substr(0, f.file_path.rfind('/'))];
+    auto size = io->file_size(f.file_path);
+    ASSERT_TRUE(size.ok()) << f.file_path;
+    EXPECT_EQ(*size, f.file_size_in_bytes);
+    EXPECT_EQ(f.file_path.rfind("mem/wh/t/data/country=", 0), 0u) << f.file_path;
+  }
+  EXPECT_EQ(total, 1000);
+  for (const auto& [dir, n] : per_partition) EXPECT_GT(n, 1) << dir;  // rolled
+  ASSERT_TRUE((*w)->abort().ok());
+  auto left = io->list("mem/wh/t");
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->empty());
+}
+
+}  // namespace
+}  // namespace floe
