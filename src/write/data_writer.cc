@@ -434,6 +434,23 @@ Status TableWriter::write(const ColumnBatch& batch) {
     return invalid_argument("write to {}: batch has {} columns, the table schema {}",
                             options_.data_location, batch.columns.size(), schema_->fields().size());
   }
+  for (size_t c = 0; c < batch.columns.size(); ++c) {
+    const NestedField& f = schema_->fields()[c];
+    const ColumnVector& col = *batch.columns[c];
+    if (!col.type()->equals(*f.type)) {
+      return invalid_argument("write to {}: column {} is {}, the table schema says {}",
+                              options_.data_location, f.name, col.type()->to_string(),
+                              f.type->to_string());
+    }
+    if (col.length() != batch.num_rows) {
+      return invalid_argument("write to {}: column {} has {} rows, the batch {}",
+                              options_.data_location, f.name, col.length(), batch.num_rows);
+    }
+    if (f.required && col.null_count() > 0) {
+      return invalid_argument("write to {}: required column {} has {} null(s)",
+                              options_.data_location, f.name, col.null_count());
+    }
+  }
   if (batch.num_rows == 0) return Status::OK();
   if (spec_->fields().empty()) {
     DataFileWriter* w = FLOE_TRY(writer_for({}));

@@ -523,3 +523,68 @@ TEST(AvroDataFile, FloeAndPython3AvroReadItBack) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// The limit counts top-level columns (Java's schema.columns()), and a struct among the first
+// 100 keeps metrics for all its leaves.
+TEST(WriteMetrics, InferredLimitCountsTopLevelColumns) {
+  std::vector<NestedField> fields;
+  fields.push_back(
+      write_testing::field(1, "st",
+                           Type::struct_of({write_testing::field(2, "a", Type::int32()),
+                                            write_testing::field(3, "b", Type::int32())})));
+  for (int i = 4; i <= 103; ++i) {
+    fields.push_back(write_testing::field(i, fmt::format("c{}", i), Type::int32()));
+  }
+  Schema schema(0, fields);  // 101 top-level columns, 102 leaves
+  auto o = parquet::WriterOptions::from_properties({}, schema);
+  ASSERT_TRUE(o.ok());
+  EXPECT_FALSE(o->column_metrics.count(2));
+  EXPECT_FALSE(o->column_metrics.count(3));
+  EXPECT_FALSE(o->column_metrics.count(102));
+  ASSERT_TRUE(o->column_metrics.count(103));
+  EXPECT_EQ(o->column_metrics.at(103).kind, parquet::MetricsMode::kNone);
+
+  auto limit = parquet::WriterOptions::from_properties(
+      {{"write.metadata.metrics.max-inferred-column-defaults", "1"}}, schema);
+  ASSERT_TRUE(limit.ok());
+  EXPECT_FALSE(limit->column_metrics.count(2));
+  EXPECT_EQ(limit->column_metrics.at(4).kind, parquet::MetricsMode::kNone);
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+TEST(TableWriter, RejectsBatchesThatDoNotMatchTheSchema) {
+  write_testing::TempDir dir;
+  auto w = TableWriter::make(make_local_file_io(),
+                             write_testing::make_table(dir.str(), simple_fields()));
+  ASSERT_TRUE(w.ok());
+  ColumnBatch nulls = simple_batch({"a", "b"});
+  nulls.columns[0] = ColumnVector::make(Type::int64());
+  nulls.columns[0]->append_null();
+  nulls.columns[0]->append_fixed<int64_t>(1);
+  Status s = (*w)->write(nulls);
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(s.message().find("required column id"), std::string::npos) << s.to_string();
+
+  ColumnBatch wrong = simple_batch({"a"});
+  wrong.columns[3] = ColumnVector::make(Type::int32());
+  wrong.columns[3]->append_fixed<int32_t>(1);
+  s = (*w)->write(wrong);
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(s.message().find("column day is int"), std::string::npos) << s.to_string();
+
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok());
+  EXPECT_TRUE(files->empty());
+  EXPECT_FALSE((*w)->write(simple_batch({"a"})).ok());  // after close
+}
+
+}  // namespace
+}  // namespace floe
