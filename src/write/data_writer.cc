@@ -195,6 +195,15 @@ ColumnMetrics<V> to_metrics(const std::map<int32_t, V>& m) {
 
 }  // namespace
 
+parquet::WriterOptions with_iceberg_schema(parquet::WriterOptions o, const Schema& schema,
+                                           std::vector<parquet::KeyValue> extra) {
+  // Java's Parquet writer stores the Iceberg schema JSON in the footer (as do pyiceberg and
+  // iceberg-go); readers without field-id support use it to map columns.
+  o.key_value_metadata.push_back({"iceberg.schema", schema_to_json(schema)});
+  for (auto& kv : extra) o.key_value_metadata.push_back(std::move(kv));
+  return o;
+}
+
 Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::string& path,
                                                     const Schema& schema,
                                                     const WriteOptions& options) {
@@ -206,7 +215,8 @@ Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::str
     return std::unique_ptr<FileAppender>(new AvroAppender(std::move(w)));
   }
   if (options.format != "parquet") FLOE_TRY(file_extension(options.format));
-  auto w = FLOE_TRY(parquet::ParquetWriter::open(std::move(io), path, schema, options.parquet));
+  auto w = FLOE_TRY(parquet::ParquetWriter::open(std::move(io), path, schema,
+                                                 with_iceberg_schema(options.parquet, schema)));
   return std::unique_ptr<FileAppender>(new ParquetAppender(std::move(w)));
 }
 

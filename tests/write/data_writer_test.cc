@@ -588,3 +588,32 @@ TEST(TableWriter, RejectsBatchesThatDoNotMatchTheSchema) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+std::string footer_value(const std::string& path, const std::string& key) {
+  auto r = parquet::ParquetReader::open(make_local_file_io(), path);
+  EXPECT_TRUE(r.ok());
+  if (!r.ok()) return "";
+  for (const auto& kv : (*r)->metadata().key_value_metadata) {
+    if (kv.key == key) return kv.value.value_or("");
+  }
+  return "<absent>";
+}
+
+TEST(DataFileWriter, ParquetFooterCarriesTheIcebergSchema) {
+  write_testing::TempDir dir;
+  auto w = TableWriter::make(make_local_file_io(),
+                             write_testing::make_table(dir.str(), simple_fields()));
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(simple_batch({"a"})).ok());
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok());
+  auto schema = parse_schema_json(footer_value((*files)[0].file_path, "iceberg.schema"));
+  ASSERT_TRUE(schema.ok()) << schema.status().to_string();
+  EXPECT_TRUE((*schema)->same_schema(Schema(0, simple_fields())));
+}
+
+}  // namespace
+}  // namespace floe
