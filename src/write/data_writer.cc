@@ -144,9 +144,11 @@ std::string object_storage_hash_dirs(std::string_view name) {
          bits.substr(12);
 }
 
-std::string OutputFileFactory::next_path(const std::string& partition_path) {
-  std::string name = fmt::format("{:05d}-{}-{}-{:05d}{}", options_.partition_id, options_.task_id,
-                                 operation_id_, ++counter_, extension_);
+std::string OutputFileFactory::next_path(const std::string& partition_path,
+                                         std::string_view suffix) {
+  std::string name =
+      fmt::format("{:05d}-{}-{}-{:05d}{}{}{}", options_.partition_id, options_.task_id,
+                  operation_id_, ++counter_, suffix.empty() ? "" : "-", suffix, extension_);
   const std::string& root = options_.data_location;
   if (!options_.object_storage) {
     return join_path(partition_path.empty() ? root : join_path(root, partition_path), name);

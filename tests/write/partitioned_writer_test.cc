@@ -306,6 +306,10 @@ TEST(ObjectStorage, PathsUnderTheDataLocation) {
   std::string p = files.next_path("x=1");
   const std::string file = "x=1/00000-0-u-00001.parquet";
   EXPECT_EQ(p, "s3://b/wh/db/tbl/data/" + object_storage_hash_dirs(file) + "/" + file);
+  o->object_storage = false;
+  OutputFileFactory plain(*o, ".parquet");
+  EXPECT_EQ(plain.next_path("", "deletes"),
+            "s3://b/wh/db/tbl/data/00000-0-u-00001-deletes.parquet");
 
   auto outside = WriteOptions::from_properties(
       {{"write.object-storage.enabled", "true"}, {"write.object-storage.path", "s3://other/p/"}},

@@ -60,8 +60,9 @@ struct WriteOptions {
 class OutputFileFactory {
  public:
   OutputFileFactory(const WriteOptions& options, std::string extension);
-  // `partition_path` may be empty (unpartitioned).
-  std::string next_path(const std::string& partition_path);
+  // `partition_path` may be empty (unpartitioned). `suffix` ("deletes" for delete files, as in
+  // Java) is appended to the name with a dash.
+  std::string next_path(const std::string& partition_path, std::string_view suffix = {});
   const std::string& operation_id() const { return operation_id_; }
 
  private:
