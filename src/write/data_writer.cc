@@ -370,6 +370,9 @@ Result<std::unique_ptr<TableWriter>> TableWriter::make(FileIOPtr io,
                                                        WriteOptions options) {
   std::string ext = FLOE_TRY(file_extension(options.format));
   options.format = lower(options.format);
+  if (options.data_location.empty()) {
+    return invalid_argument("TableWriter needs a data location (see WriteOptions::from_table)");
+  }
   FLOE_TRY(spec->partition_type(*schema));
   auto w = std::unique_ptr<TableWriter>(new TableWriter());
   w->io_ = std::move(io);

@@ -130,7 +130,8 @@ class TableWriter {
  public:
   static Result<std::unique_ptr<TableWriter>> make(FileIOPtr io, const TableMetadata& table,
                                                    std::optional<WriteOptions> options = {});
-  // Same with an explicit schema and spec (the spec's fields must resolve in the schema).
+  // Same with an explicit schema and spec (the spec's fields must resolve in the schema);
+  // options.data_location must be set.
   static Result<std::unique_ptr<TableWriter>> make(FileIOPtr io,
                                                    std::shared_ptr<const Schema> schema,
                                                    std::shared_ptr<const PartitionSpec> spec,
