@@ -95,6 +95,30 @@ TEST_F(Concurrency, AppendsFromTheSameBaseBothLand) {
   EXPECT_EQ(live_files(*t2).size(), 2u);
 }
 
+TEST_F(Concurrency, RetriedMergeAppendAndOverwriteRebuildOnTheNewBase) {
+  auto t = create({{"commit.manifest.min-count-to-merge", "2"}});
+  ASSERT_OK(
+      t->new_append().append_file(file("a", "x", 10)).append_file(file("b", "y", 5)).commit());
+  auto stale1 = must(Table::load(catalog, id));
+  auto stale2 = must(Table::load(catalog, id));
+  ASSERT_OK(t->new_append().append_file(file("c", "x", 1)).commit());
+  // Retried on top of c's snapshot: merges three manifests' worth of files.
+  ASSERT_OK(stale1->new_append().append_file(file("d", "y", 2)).commit());
+  // Retried twice: the overwrite by filter is re-evaluated on each new base.
+  ASSERT_OK(stale2->new_overwrite()
+                .overwrite_by_row_filter(must(parse_filter("category = 'y'")))
+                .add_file(file("e", "y", 4))
+                .commit());
+  auto now = must(Table::load(catalog, id));
+  EXPECT_EQ(live_files(*now),
+            (std::set<std::string>{"wh/db/t/data/a.parquet", "wh/db/t/data/c.parquet",
+                                   "wh/db/t/data/e.parquet"}));
+  EXPECT_EQ(summary(*now, "deleted-data-files"), "2");
+  EXPECT_EQ(summary(*now, "total-records"), "15");
+  EXPECT_EQ(now->metadata()->current_snapshot()->sequence_number, 4);
+  EXPECT_EQ(stored_avro(*now), referenced_metadata(*now));
+}
+
 TEST_F(Concurrency, ConflictingOverwriteFailsAndLeavesTableUnchanged) {
   auto t = create();
   ASSERT_OK(
@@ -255,11 +279,11 @@ TEST_F(Concurrency, UnknownOutcomeDeletesNothing) {
     ASSERT_EQ(s.kind(), ErrorKind::kCommitStateUnknown) << s.to_string();
     EXPECT_EQ(unknown->commits, 1);  // never retried
     EXPECT_EQ(fio->deleted_paths().size(), deleted_before);
-    const TableMetadata& pending = *t->metadata();
-    (void)pending;
     // Every file the attempt wrote is still there.
     for (const auto& p : fio->written_paths()) {
-      if (p.find(".avro") != std::string::npos) EXPECT_TRUE(must(fio->exists(p))) << p;
+      if (p.find(".avro") != std::string::npos) {
+        EXPECT_TRUE(must(fio->exists(p))) << p;
+      }
     }
   }
   // The commit that went through is live and readable.
