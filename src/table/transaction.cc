@@ -111,6 +111,23 @@ void delete_all(FileIO& io, const std::vector<std::string>& files,
   }
 }
 
+// Java's commit status check: did the commit land after all? Only snapshots tell (their ids
+// are random 63-bit numbers); a commit without new snapshots stays unknown.
+bool landed(Table& table, const TableMetadata& next, const TableMetadata& base) {
+  std::vector<int64_t> added;
+  for (const auto& s : next.snapshots) {
+    if (!base.snapshot_by_id(s->snapshot_id)) added.push_back(s->snapshot_id);
+  }
+  if (added.empty()) return false;
+  auto loaded = table.catalog()->load_metadata(table.id());
+  if (!loaded.ok()) return false;
+  for (int64_t id : added) {
+    if (!loaded->metadata->snapshot_by_id(id)) return false;
+  }
+  table.set_current(loaded->metadata, loaded->location);
+  return true;
+}
+
 std::chrono::milliseconds backoff(const TableMetadata& m, int attempt) {
   int64_t min_wait = int_property(m, "commit.retry.min-wait-ms", 100);
   int64_t max_wait = int_property(m, "commit.retry.max-wait-ms", 60000);
@@ -185,8 +202,10 @@ Status Transaction::commit() {
       return Status::OK();
     }
     const Status& error = committed.status();
-    // The new metadata may be live: every file it names must stay.
-    if (error.kind() == ErrorKind::kCommitStateUnknown) return error;
+    // The new metadata may be live: every file it names must stay, whatever the check says.
+    if (error.kind() == ErrorKind::kCommitStateUnknown) {
+      return landed(table, next, *st.base) ? Status::OK() : error;
+    }
     auto elapsed = std::chrono::steady_clock::now() - start;
     bool retry = error.kind() == ErrorKind::kCommitConflict && attempt < retries &&
                  elapsed < std::chrono::milliseconds(total_ms);
