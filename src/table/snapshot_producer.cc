@@ -186,6 +186,13 @@ class SnapshotProducer : public PendingUpdate {
 
   Result<TableMetadata> apply(const TableMetadata& base) override;
   std::vector<std::string> written_files() const override { return written_; }
+  void discard_written_files() override {
+    staged_ = false;  // dropped from its transaction: may be committed again
+    written_.clear();
+    cached_new_.clear();
+    filtered_cache_.clear();
+    merged_cache_.clear();
+  }
 
   int64_t snapshot_id() {
     if (!snapshot_id_) snapshot_id_ = random_snapshot_id();

@@ -91,14 +91,14 @@ TableMetadata finalize(TableMetadata current, const TableMetadata& base,
 }
 
 // Manifest lists and manifests of the snapshots `next` adds to `base`: what must survive.
-std::set<std::string> committed_files(FileIO& io, const TableMetadata& next,
-                                      const TableMetadata& base) {
+std::optional<std::set<std::string>> committed_files(FileIO& io, const TableMetadata& next,
+                                                     const TableMetadata& base) {
   std::set<std::string> files;
   for (const auto& s : next.snapshots) {
     if (base.snapshot_by_id(s->snapshot_id)) continue;
     files.insert(s->manifest_list);
     auto manifests = snapshot_manifests(io, next, *s);
-    if (!manifests.ok()) continue;
+    if (!manifests.ok()) return std::nullopt;
     for (const auto& m : *manifests) files.insert(m.manifest_path);
   }
   return files;
@@ -155,6 +155,7 @@ Status Transaction::stage(std::shared_ptr<PendingUpdate> update) {
   auto next = update->apply(state_->pending);
   if (!next.ok()) {
     delete_all(*state_->table->io(), update->written_files());
+    update->discard_written_files();
     return next.status();
   }
   state_->pending = std::move(*next);
@@ -177,6 +178,15 @@ Status Transaction::commit() {
     }
     return written;
   };
+  auto abandon = [&](Status error) {
+    delete_all(io, all_written());
+    for (const auto& u : st.updates) u->discard_written_files();
+    st.updates.clear();
+    st.base = table.metadata();  // what the table knows now, for updates staged later
+    st.base_location = table.metadata_location();
+    st.pending = *st.base;
+    return error;
+  };
   int64_t retries = int_property(st.pending, "commit.retry.num-retries", 4);
   int64_t total_ms = int_property(st.pending, "commit.retry.total-timeout-ms", 1800000);
   auto start = std::chrono::steady_clock::now();
@@ -184,8 +194,8 @@ Status Transaction::commit() {
     TableMetadata next = finalize(st.pending, *st.base, st.base_location);
     auto committed = table.catalog()->commit_table(table.id(), st.base_location, next);
     if (committed.ok()) {
-      auto keep = committed_files(io, next, *st.base);
-      delete_all(io, all_written(), keep);
+      // Superseded attempts' files go; when the committed ones cannot be listed, all stay.
+      if (auto keep = committed_files(io, next, *st.base)) delete_all(io, all_written(), *keep);
       if (bool_property(next, "write.metadata.delete-after-commit.enabled", false)) {
         std::set<std::string> kept;
         for (const auto& e : next.metadata_log) kept.insert(e.metadata_file);
@@ -210,25 +220,20 @@ Status Transaction::commit() {
     bool retry = error.kind() == ErrorKind::kCommitConflict && attempt < retries &&
                  elapsed < std::chrono::milliseconds(total_ms);
     if (!retry) {
-      delete_all(io, all_written());
-      return error;
+      // The next transaction on this table should start from what beat this one.
+      if (error.kind() == ErrorKind::kCommitConflict) (void)table.refresh();
+      return abandon(error);
     }
     std::this_thread::sleep_for(backoff(st.pending, attempt));
     auto loaded = table.catalog()->load_metadata(table.id());
-    if (!loaded.ok()) {
-      delete_all(io, all_written());
-      return loaded.status();
-    }
+    if (!loaded.ok()) return abandon(loaded.status());
     table.set_current(loaded->metadata, loaded->location);
     st.base = loaded->metadata;
     st.base_location = loaded->location;
     TableMetadata current = *st.base;
     for (const auto& u : st.updates) {
       auto applied = u->apply(current);
-      if (!applied.ok()) {
-        delete_all(io, all_written());
-        return applied.status();
-      }
+      if (!applied.ok()) return abandon(applied.status());
       current = std::move(*applied);
     }
     st.pending = std::move(current);

@@ -37,6 +37,9 @@ class PendingUpdate {
   virtual Result<TableMetadata> apply(const TableMetadata& base) = 0;
   // Every file the update wrote in any application (cleanup candidates).
   virtual std::vector<std::string> written_files() const { return {}; }
+  // Called when the transaction drops the update after deleting those files: nothing written
+  // may be reused.
+  virtual void discard_written_files() {}
 };
 
 // A set of updates committed atomically. Copies share one transaction.
