@@ -119,6 +119,27 @@ TEST_F(Concurrency, RetriedMergeAppendAndOverwriteRebuildOnTheNewBase) {
   EXPECT_EQ(stored_avro(*now), referenced_metadata(*now));
 }
 
+TEST_F(Concurrency, RetriedV3AppendTakesFreshRowIds) {
+  create({}, true, 3);
+  auto t1 = must(Table::load(catalog, id));
+  auto t2 = must(Table::load(catalog, id));
+  ASSERT_OK(t1->new_append().append_file(file("a", "x", 10)).commit());
+  ASSERT_OK(t2->new_append().append_file(file("b", "x", 4)).commit());
+  auto m = t2->metadata();
+  const Snapshot* head = m->current_snapshot();
+  EXPECT_EQ(head->first_row_id, 10);
+  EXPECT_EQ(head->added_rows, 4);
+  EXPECT_EQ(m->next_row_id, 14);
+  std::map<std::string, int64_t> first_row_ids;
+  for (const auto& mf : must(snapshot_manifests(*fio, *m, *head))) {
+    for (const auto& e : must(read_manifest(*fio, mf, m.get()))) {
+      first_row_ids[e.data_file.file_path] = e.data_file.first_row_id.value_or(-1);
+    }
+  }
+  EXPECT_EQ(first_row_ids.at("wh/db/t/data/a.parquet"), 0);
+  EXPECT_EQ(first_row_ids.at("wh/db/t/data/b.parquet"), 10);
+}
+
 TEST_F(Concurrency, ConflictingOverwriteFailsAndLeavesTableUnchanged) {
   auto t = create();
   ASSERT_OK(
