@@ -716,6 +716,10 @@ DeleteFiles& DeleteFiles::delete_file(const std::string& path) {
   producer_->delete_paths_.insert(path);
   return *this;
 }
+DeleteFiles& DeleteFiles::validate_files_exist() {
+  producer_->fail_missing_deletes_ = true;
+  return *this;
+}
 DeleteFiles& DeleteFiles::case_sensitive(bool value) {
   producer_->case_sensitive_ = value;
   return *this;

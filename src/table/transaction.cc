@@ -444,6 +444,50 @@ ManageSnapshots& ManageSnapshots::fast_forward(const std::string& name, const st
   return *this;
 }
 
+ManageSnapshots& ManageSnapshots::rename_branch(const std::string& name,
+                                                const std::string& new_name) {
+  impl_->ops.push_back([name, new_name](TableMetadata& m) -> Status {
+    if (name == kMainBranch) return invalid_argument("cannot rename the main branch");
+    FLOE_TRY(require_branch(m, name));
+    if (find_ref(m, new_name)) return invalid_argument("ref '{}' already exists", new_name);
+    m.refs[new_name] = m.refs[name];
+    m.refs.erase(name);
+    return Status::OK();
+  });
+  return *this;
+}
+
+ManageSnapshots& ManageSnapshots::set_min_snapshots_to_keep(const std::string& name,
+                                                            int32_t count) {
+  impl_->ops.push_back([name, count](TableMetadata& m) -> Status {
+    FLOE_TRY(require_branch(m, name));
+    if (count <= 0) return invalid_argument("min snapshots to keep must be positive: {}", count);
+    m.refs[name].min_snapshots_to_keep = count;
+    return Status::OK();
+  });
+  return *this;
+}
+
+ManageSnapshots& ManageSnapshots::set_max_snapshot_age_ms(const std::string& name, int64_t age_ms) {
+  impl_->ops.push_back([name, age_ms](TableMetadata& m) -> Status {
+    FLOE_TRY(require_branch(m, name));
+    if (age_ms <= 0) return invalid_argument("max snapshot age must be positive: {}", age_ms);
+    m.refs[name].max_snapshot_age_ms = age_ms;
+    return Status::OK();
+  });
+  return *this;
+}
+
+ManageSnapshots& ManageSnapshots::set_max_ref_age_ms(const std::string& name, int64_t age_ms) {
+  impl_->ops.push_back([name, age_ms](TableMetadata& m) -> Status {
+    if (!find_ref(m, name)) return invalid_argument("ref '{}' does not exist", name);
+    if (age_ms <= 0) return invalid_argument("max ref age must be positive: {}", age_ms);
+    m.refs[name].max_ref_age_ms = age_ms;
+    return Status::OK();
+  });
+  return *this;
+}
+
 Status ManageSnapshots::commit() {
   FLOE_TRY(txn_.stage(impl_));
   return auto_commit_ ? txn_.commit() : Status::OK();

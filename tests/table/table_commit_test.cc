@@ -277,6 +277,14 @@ TEST_F(Commit, DeleteByFilterAndPath) {
   ASSERT_OK(t->new_delete().delete_file("wh/db/t/data/a.parquet").commit());
   EXPECT_EQ(live_files(*t), std::set<std::string>{"wh/db/t/data/c.parquet"});
   EXPECT_EQ(summary(*t, "total-data-files"), "1");
+  // Deleting a path that is not live is a no-op unless the files must exist.
+  ASSERT_OK(t->new_delete().delete_file("wh/db/t/data/a.parquet").commit());
+  EXPECT_EQ(summary(*t, "total-data-files"), "1");
+  EXPECT_EQ(summary(*t, "deleted-data-files"), "<unset>");
+  auto missing =
+      t->new_delete().delete_file("wh/db/t/data/a.parquet").validate_files_exist().commit();
+  EXPECT_EQ(missing.kind(), ErrorKind::kCommitConflict);
+  EXPECT_NE(missing.message().find("a.parquet"), std::string::npos);
   // A filter on a column without metrics or partition cannot be decided per file.
   auto s = t->new_delete().delete_from_row_filter(must(parse_filter("value = 3"))).commit();
   EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);

@@ -77,6 +77,8 @@ class DeleteFiles : public SnapshotUpdate {
   DeleteFiles(Transaction txn, bool auto_commit);
   DeleteFiles& delete_from_row_filter(ExprPtr filter);
   DeleteFiles& delete_file(const std::string& path);
+  // Fail (kCommitConflict) when a path given to delete_file is not a live file.
+  DeleteFiles& validate_files_exist();
   DeleteFiles& case_sensitive(bool value);
   DeleteFiles& to_branch(const std::string& name) { return set_branch(name), *this; }
 };
