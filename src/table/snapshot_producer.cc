@@ -212,6 +212,7 @@ class SnapshotProducer : public PendingUpdate {
   ExprPtr conflict_filter_;
   bool validate_no_conflicting_data_ = false;
   bool validate_added_match_filter_ = false;
+  bool fail_any_delete_ = false;
   bool staged_ = false;
 
  private:
@@ -323,6 +324,10 @@ Result<bool> SnapshotProducer::should_delete(Context& ctx, const PartitionSpec& 
   }
   if (ctx.replaced_all.count(spec.spec_id()) ||
       ctx.replaced.count({spec.spec_id(), spec.partition_to_path(file.partition)})) {
+    if (fail_any_delete_) {
+      return invalid_argument("Cannot commit file that conflicts with existing partition: {}",
+                              file.file_path);
+    }
     return true;
   }
   if (!ctx.bound_filter) return false;
@@ -504,11 +509,41 @@ Result<std::vector<ManifestFile>> SnapshotProducer::merge_manifests(
 // rows matching the conflict filter.
 Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* parent) {
   if (!validate_no_conflicting_data_) return Status::OK();
-  ExprPtr filter = conflict_filter_;
-  if (!filter) filter = delete_filter_ && delete_paths_.empty() ? delete_filter_ : always_true();
   auto schema = FLOE_TRY(current_schema(base));
-  auto bound = FLOE_TRY(bind_expression(filter, *schema, case_sensitive_));
-  InclusiveMetricsEvaluator metrics(bound);
+  // Does a concurrently added file conflict? Replace-partitions: it lies in a replaced
+  // partition (any partition of an unpartitioned spec); otherwise it may match the filter.
+  std::function<Result<bool>(const PartitionSpec&, const DataFile&)> conflicts_with;
+  std::string description;
+  std::set<std::pair<int32_t, std::string>> partitions;
+  std::set<int32_t> whole_specs;
+  ExprPtr bound;
+  std::map<int32_t, ExprPtr> inclusive;
+  if (kind_ == ProducerKind::kReplacePartitions) {
+    for (const auto& f : added_) {
+      auto spec = FLOE_TRY(spec_ptr(base, f.spec_id));
+      if (spec->is_unpartitioned()) whole_specs.insert(f.spec_id);
+      partitions.insert({f.spec_id, spec->partition_to_path(f.partition)});
+    }
+    description = "the replaced partitions";
+    conflicts_with = [&](const PartitionSpec& spec, const DataFile& f) -> Result<bool> {
+      return !whole_specs.empty() ||
+             partitions.count({spec.spec_id(), spec.partition_to_path(f.partition)}) > 0;
+    };
+  } else {
+    ExprPtr filter = conflict_filter_;
+    if (!filter) filter = delete_filter_ && delete_paths_.empty() ? delete_filter_ : always_true();
+    bound = FLOE_TRY(bind_expression(filter, *schema, case_sensitive_));
+    description = bound->to_string();
+    conflicts_with = [&](const PartitionSpec& spec, const DataFile& f) -> Result<bool> {
+      auto it = inclusive.find(spec.spec_id());
+      if (it == inclusive.end()) {
+        auto projected = FLOE_TRY(project_inclusive(bound, spec, *schema));
+        it = inclusive.emplace(spec.spec_id(), projected).first;
+      }
+      return evaluate(it->second, partition_lookup(spec, f.partition)) &&
+             InclusiveMetricsEvaluator(bound).might_match(f);
+    };
+  }
   std::vector<std::string> conflicts;
   for (const Snapshot* s = parent; s;) {
     if (validate_from_ && s->snapshot_id == *validate_from_) break;
@@ -516,14 +551,10 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
     for (const auto& m : manifests) {
       if (m.content != ManifestContent::kData || m.added_snapshot_id != s->snapshot_id) continue;
       auto spec = FLOE_TRY(spec_ptr(base, m.partition_spec_id));
-      auto inclusive = FLOE_TRY(project_inclusive(bound, *spec, *schema));
-      auto entries = FLOE_TRY(read_manifest(*io_, m, &base));
-      for (const auto& e : entries) {
+      for (const auto& e : FLOE_TRY(read_manifest(*io_, m, &base))) {
         if (e.status != ManifestEntryStatus::kAdded || e.snapshot_id != s->snapshot_id) continue;
-        if (evaluate(inclusive, partition_lookup(*spec, e.data_file.partition)) &&
-            metrics.might_match(e.data_file)) {
+        if (FLOE_TRY(conflicts_with(*spec, e.data_file)))
           conflicts.push_back(e.data_file.file_path);
-        }
       }
     }
     s = s->parent_snapshot_id ? base.snapshot_by_id(*s->parent_snapshot_id) : nullptr;
@@ -536,7 +567,7 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
   if (conflicts.empty()) return Status::OK();
   return make_error(ErrorKind::kCommitConflict,
                     "Found conflicting files that can contain records matching {}: [{}]",
-                    bound->to_string(), fmt::join(conflicts, ", "));
+                    description, fmt::join(conflicts, ", "));
 }
 
 std::string SnapshotProducer::operation(const SummaryBuilder& summary) const {
@@ -730,6 +761,18 @@ ReplacePartitions::ReplacePartitions(Transaction txn, bool auto_commit)
 
 ReplacePartitions& ReplacePartitions::add_file(DataFile file) {
   producer_->added_.push_back(std::move(file));
+  return *this;
+}
+ReplacePartitions& ReplacePartitions::validate_append_only() {
+  producer_->fail_any_delete_ = true;
+  return *this;
+}
+ReplacePartitions& ReplacePartitions::validate_from_snapshot(int64_t snapshot_id) {
+  producer_->validate_from_ = snapshot_id;
+  return *this;
+}
+ReplacePartitions& ReplacePartitions::validate_no_conflicting_data() {
+  producer_->validate_no_conflicting_data_ = true;
   return *this;
 }
 

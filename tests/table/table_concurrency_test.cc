@@ -119,6 +119,40 @@ TEST_F(Concurrency, RetriedMergeAppendAndOverwriteRebuildOnTheNewBase) {
   EXPECT_EQ(stored_avro(*now), referenced_metadata(*now));
 }
 
+TEST_F(Concurrency, ReplacePartitionsValidatesConcurrentAdds) {
+  auto t = create();
+  ASSERT_OK(t->new_append().append_file(file("a", "x", 10)).commit());
+  int64_t start = *t->metadata()->current_snapshot_id;
+  auto other = must(Table::load(catalog, id));
+  ASSERT_OK(other->new_append().append_file(file("y1", "y", 1)).commit());
+  // A concurrent add elsewhere is fine.
+  ASSERT_OK(t->new_replace_partitions()
+                .add_file(file("a2", "x", 2))
+                .validate_from_snapshot(start)
+                .validate_no_conflicting_data()
+                .commit());
+  int64_t start2 = *t->metadata()->current_snapshot_id;
+  auto stale = must(Table::load(catalog, id));
+  ASSERT_OK(other->new_append().append_file(file("y2", "y", 1)).commit());
+  auto s = stale->new_replace_partitions()
+               .add_file(file("y3", "y", 2))
+               .validate_from_snapshot(start2)
+               .validate_no_conflicting_data()
+               .commit();
+  ASSERT_EQ(s.kind(), ErrorKind::kCommitConflict) << s.to_string();
+  EXPECT_NE(s.message().find("y2.parquet"), std::string::npos) << s.message();
+  auto append_only =
+      t->new_replace_partitions().add_file(file("x9", "x", 1)).validate_append_only();
+  EXPECT_EQ(append_only.commit().kind(), ErrorKind::kInvalidArgument);
+  ASSERT_OK(t->refresh());
+  ASSERT_OK(
+      t->new_replace_partitions().add_file(file("z1", "z", 1)).validate_append_only().commit());
+  EXPECT_EQ(live_files(*t),
+            (std::set<std::string>{"wh/db/t/data/a2.parquet", "wh/db/t/data/y1.parquet",
+                                   "wh/db/t/data/y2.parquet", "wh/db/t/data/z1.parquet"}));
+  EXPECT_EQ(stored_avro(*t), referenced_metadata(*t));
+}
+
 TEST_F(Concurrency, RetriedV3AppendTakesFreshRowIds) {
   create({}, true, 3);
   auto t1 = must(Table::load(catalog, id));

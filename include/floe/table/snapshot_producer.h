@@ -87,6 +87,11 @@ class ReplacePartitions : public SnapshotUpdate {
  public:
   ReplacePartitions(Transaction txn, bool auto_commit);
   ReplacePartitions& add_file(DataFile file);
+  // Fail instead of replacing a partition that already holds files.
+  ReplacePartitions& validate_append_only();
+  // Fail when files were added since `snapshot_id` (default: any) to a replaced partition.
+  ReplacePartitions& validate_from_snapshot(int64_t snapshot_id);
+  ReplacePartitions& validate_no_conflicting_data();
   ReplacePartitions& to_branch(const std::string& name) { return set_branch(name), *this; }
 };
 
