@@ -304,6 +304,7 @@ Result<std::vector<ManifestFile>> SnapshotProducer::new_manifests(Context& ctx) 
   // The new manifests do not depend on the base: retries reuse them.
   if (!cached_new_.empty() || added_.empty()) return cached_new_;
   int64_t target = int_property(base, "commit.manifest.target-size-bytes", 8 * 1024 * 1024);
+  std::vector<ManifestFile> manifests;  // cached only when complete
   for (const auto& [spec_id, files] : by_spec) {
     auto spec = FLOE_TRY(spec_ptr(base, spec_id));
     auto writer = FLOE_TRY(ManifestWriter::make(
@@ -311,8 +312,9 @@ Result<std::vector<ManifestFile>> SnapshotProducer::new_manifests(Context& ctx) 
         writer_options(base, target)));
     for (const DataFile* f : files) FLOE_TRY(writer->add(*f));
     auto written = FLOE_TRY(writer->finish());
-    cached_new_.insert(cached_new_.end(), written.begin(), written.end());
+    manifests.insert(manifests.end(), written.begin(), written.end());
   }
+  cached_new_ = std::move(manifests);
   return cached_new_;
 }
 
