@@ -186,6 +186,13 @@ class SnapshotProducer : public PendingUpdate {
 
   Result<TableMetadata> apply(const TableMetadata& base) override;
   std::vector<std::string> written_files() const override { return written_; }
+  void discard_written_files() override {
+    staged_ = false;  // dropped from its transaction: may be committed again
+    written_.clear();
+    cached_new_.clear();
+    filtered_cache_.clear();
+    merged_cache_.clear();
+  }
 
   int64_t snapshot_id() {
     if (!snapshot_id_) snapshot_id_ = random_snapshot_id();
@@ -204,6 +211,9 @@ class SnapshotProducer : public PendingUpdate {
   std::optional<int64_t> validate_from_;
   ExprPtr conflict_filter_;
   bool validate_no_conflicting_data_ = false;
+  bool validate_added_match_filter_ = false;
+  bool fail_any_delete_ = false;
+  bool staged_ = false;
 
  private:
   struct FilterEvaluators {
@@ -219,6 +229,7 @@ class SnapshotProducer : public PendingUpdate {
     std::set<std::pair<int32_t, std::string>> replaced;  // spec id, partition path
     std::set<int32_t> replaced_all;                      // unpartitioned specs replaced
     std::set<std::string> found_paths;
+    int64_t replaced_manifests = 0;  // rewritten by filtering or merged
   };
 
   std::string manifest_path(const TableMetadata& base) {
@@ -243,6 +254,8 @@ class SnapshotProducer : public PendingUpdate {
   Result<std::vector<ManifestFile>> filter_manifests(Context& ctx,
                                                      std::vector<ManifestFile> manifests);
   Result<bool> should_delete(Context& ctx, const PartitionSpec& spec, const DataFile& file);
+  bool skip_manifest(Context& ctx, const PartitionSpec& spec, const ManifestFile& manifest);
+  Status validate_added_files(const Context& ctx);
   Result<std::vector<ManifestFile>> merge_manifests(Context& ctx,
                                                     std::vector<ManifestFile> manifests,
                                                     size_t new_count);
@@ -256,6 +269,14 @@ class SnapshotProducer : public PendingUpdate {
   int list_attempt_ = 0;
   std::atomic<int> manifest_count_{0};
   std::vector<ManifestFile> cached_new_;
+  // Rewrites depend only on their inputs, so retries reuse them (Java caches both too).
+  struct Filtered {
+    std::vector<ManifestFile> manifests;
+    std::vector<std::pair<int32_t, DataFile>> removed;  // spec id, file
+    std::set<std::string> found_paths;
+  };
+  std::map<std::string, Filtered> filtered_cache_;
+  std::map<std::vector<std::string>, ManifestFile> merged_cache_;
   std::vector<std::string> written_;
 };
 
@@ -283,6 +304,7 @@ Result<std::vector<ManifestFile>> SnapshotProducer::new_manifests(Context& ctx) 
   // The new manifests do not depend on the base: retries reuse them.
   if (!cached_new_.empty() || added_.empty()) return cached_new_;
   int64_t target = int_property(base, "commit.manifest.target-size-bytes", 8 * 1024 * 1024);
+  std::vector<ManifestFile> manifests;  // cached only when complete
   for (const auto& [spec_id, files] : by_spec) {
     auto spec = FLOE_TRY(spec_ptr(base, spec_id));
     auto writer = FLOE_TRY(ManifestWriter::make(
@@ -290,8 +312,9 @@ Result<std::vector<ManifestFile>> SnapshotProducer::new_manifests(Context& ctx) 
         writer_options(base, target)));
     for (const DataFile* f : files) FLOE_TRY(writer->add(*f));
     auto written = FLOE_TRY(writer->finish());
-    cached_new_.insert(cached_new_.end(), written.begin(), written.end());
+    manifests.insert(manifests.end(), written.begin(), written.end());
   }
+  cached_new_ = std::move(manifests);
   return cached_new_;
 }
 
@@ -303,6 +326,10 @@ Result<bool> SnapshotProducer::should_delete(Context& ctx, const PartitionSpec& 
   }
   if (ctx.replaced_all.count(spec.spec_id()) ||
       ctx.replaced.count({spec.spec_id(), spec.partition_to_path(file.partition)})) {
+    if (fail_any_delete_) {
+      return invalid_argument("Cannot commit file that conflicts with existing partition: {}",
+                              file.file_path);
+    }
     return true;
   }
   if (!ctx.bound_filter) return false;
@@ -322,6 +349,33 @@ Result<bool> SnapshotProducer::should_delete(Context& ctx, const PartitionSpec& 
                           ctx.bound_filter->to_string(), file.file_path);
 }
 
+// A manifest whose partition summaries rule out the delete filter needs no reading, when the
+// filter is the only way this update deletes.
+bool SnapshotProducer::skip_manifest(Context& ctx, const PartitionSpec& spec,
+                                     const ManifestFile& manifest) {
+  if (!ctx.bound_filter || !delete_paths_.empty() || !ctx.replaced.empty()) return false;
+  auto evaluator = ManifestEvaluator::make(ctx.bound_filter, spec, *ctx.schema);
+  return evaluator.ok() && !evaluator->might_match(manifest);
+}
+
+// Java validateAddedFilesMatchOverwriteFilter: every added row must match the row filter.
+Status SnapshotProducer::validate_added_files(const Context& ctx) {
+  if (!validate_added_match_filter_ || !delete_filter_) return Status::OK();
+  auto bound = FLOE_TRY(bind_expression(delete_filter_, *ctx.schema, case_sensitive_));
+  StrictMetricsEvaluator metrics(bound);
+  for (const auto& f : added_) {
+    auto spec = FLOE_TRY(spec_ptr(*ctx.base, f.spec_id));
+    auto inclusive = FLOE_TRY(project_inclusive(bound, *spec, *ctx.schema));
+    auto strict = FLOE_TRY(project_strict(bound, *spec, *ctx.schema));
+    auto lookup = partition_lookup(*spec, f.partition);
+    if (!evaluate(inclusive, lookup) || !(evaluate(strict, lookup) || metrics.must_match(f))) {
+      return invalid_argument("Cannot append file with rows that do not match filter: {}: {}",
+                              bound->to_string(), f.file_path);
+    }
+  }
+  return Status::OK();
+}
+
 Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
     Context& ctx, std::vector<ManifestFile> manifests) {
   if (!deletes_configured()) return manifests;
@@ -337,6 +391,18 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
       continue;
     }
     auto spec = FLOE_TRY(spec_ptr(base, manifest.partition_spec_id));
+    if (auto cached = filtered_cache_.find(manifest.manifest_path);
+        cached != filtered_cache_.end()) {
+      for (const auto& [spec_id, f] : cached->second.removed) ctx.summary.removed(*spec, f);
+      ctx.found_paths.insert(cached->second.found_paths.begin(), cached->second.found_paths.end());
+      out.insert(out.end(), cached->second.manifests.begin(), cached->second.manifests.end());
+      ctx.replaced_manifests++;
+      continue;
+    }
+    if (skip_manifest(ctx, *spec, manifest)) {
+      out.push_back(std::move(manifest));
+      continue;
+    }
     auto entries = FLOE_TRY(read_manifest(*io_, manifest, &base));
     std::vector<bool> drop(entries.size(), false);
     bool any = false;
@@ -352,17 +418,23 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
     auto writer = FLOE_TRY(ManifestWriter::make(
         *io_, [&](int) { return manifest_path(base); }, ctx.schema, spec,
         writer_options(base, std::numeric_limits<int64_t>::max())));
+    Filtered filtered;
     for (size_t i = 0; i < entries.size(); ++i) {
       if (!entries[i].is_live()) continue;  // deletes of older snapshots are not carried
+      const DataFile& f = entries[i].data_file;
       if (drop[i]) {
-        ctx.summary.removed(*spec, entries[i].data_file);
+        ctx.summary.removed(*spec, f);
+        filtered.removed.emplace_back(spec->spec_id(), f);
+        if (delete_paths_.count(f.file_path)) filtered.found_paths.insert(f.file_path);
         FLOE_TRY(writer->deleted(entries[i]));
       } else {
         FLOE_TRY(writer->existing(entries[i]));
       }
     }
-    auto written = FLOE_TRY(writer->finish());
-    out.insert(out.end(), written.begin(), written.end());
+    filtered.manifests = FLOE_TRY(writer->finish());
+    out.insert(out.end(), filtered.manifests.begin(), filtered.manifests.end());
+    filtered_cache_[manifest.manifest_path] = std::move(filtered);
+    ctx.replaced_manifests++;
   }
   if (fail_missing_deletes_) {
     std::vector<std::string> missing;
@@ -380,6 +452,9 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
 Result<ManifestFile> SnapshotProducer::merge_bin(Context& ctx, int32_t spec_id,
                                                  const std::vector<ManifestFile>& bin) {
   const TableMetadata& base = *ctx.base;
+  std::vector<std::string> key;
+  for (const auto& m : bin) key.push_back(m.manifest_path);
+  if (auto it = merged_cache_.find(key); it != merged_cache_.end()) return it->second;
   auto spec = FLOE_TRY(spec_ptr(base, spec_id));
   auto writer = FLOE_TRY(ManifestWriter::make(
       *io_, [&](int) { return manifest_path(base); }, ctx.schema, spec,
@@ -399,6 +474,7 @@ Result<ManifestFile> SnapshotProducer::merge_bin(Context& ctx, int32_t spec_id,
   }
   auto written = FLOE_TRY(writer->finish());
   if (written.size() != 1) return invalid_data("merging manifests wrote {} files", written.size());
+  merged_cache_[key] = written[0];
   return written[0];
 }
 
@@ -424,6 +500,7 @@ Result<std::vector<ManifestFile>> SnapshotProducer::merge_manifests(
         out.insert(out.end(), bin.begin(), bin.end());
       } else {
         out.push_back(FLOE_TRY(merge_bin(ctx, spec_id, bin)));
+        ctx.replaced_manifests += static_cast<int64_t>(bin.size());
       }
     }
   }
@@ -434,11 +511,41 @@ Result<std::vector<ManifestFile>> SnapshotProducer::merge_manifests(
 // rows matching the conflict filter.
 Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* parent) {
   if (!validate_no_conflicting_data_) return Status::OK();
-  ExprPtr filter = conflict_filter_ ? conflict_filter_ : delete_filter_;
-  if (!filter) filter = always_true();
   auto schema = FLOE_TRY(current_schema(base));
-  auto bound = FLOE_TRY(bind_expression(filter, *schema, case_sensitive_));
-  InclusiveMetricsEvaluator metrics(bound);
+  // Does a concurrently added file conflict? Replace-partitions: it lies in a replaced
+  // partition (any partition of an unpartitioned spec); otherwise it may match the filter.
+  std::function<Result<bool>(const PartitionSpec&, const DataFile&)> conflicts_with;
+  std::string description;
+  std::set<std::pair<int32_t, std::string>> partitions;
+  std::set<int32_t> whole_specs;
+  ExprPtr bound;
+  std::map<int32_t, ExprPtr> inclusive;
+  if (kind_ == ProducerKind::kReplacePartitions) {
+    for (const auto& f : added_) {
+      auto spec = FLOE_TRY(spec_ptr(base, f.spec_id));
+      if (spec->is_unpartitioned()) whole_specs.insert(f.spec_id);
+      partitions.insert({f.spec_id, spec->partition_to_path(f.partition)});
+    }
+    description = "the replaced partitions";
+    conflicts_with = [&](const PartitionSpec& spec, const DataFile& f) -> Result<bool> {
+      return !whole_specs.empty() ||
+             partitions.count({spec.spec_id(), spec.partition_to_path(f.partition)}) > 0;
+    };
+  } else {
+    ExprPtr filter = conflict_filter_;
+    if (!filter) filter = delete_filter_ && delete_paths_.empty() ? delete_filter_ : always_true();
+    bound = FLOE_TRY(bind_expression(filter, *schema, case_sensitive_));
+    description = bound->to_string();
+    conflicts_with = [&](const PartitionSpec& spec, const DataFile& f) -> Result<bool> {
+      auto it = inclusive.find(spec.spec_id());
+      if (it == inclusive.end()) {
+        auto projected = FLOE_TRY(project_inclusive(bound, spec, *schema));
+        it = inclusive.emplace(spec.spec_id(), projected).first;
+      }
+      return evaluate(it->second, partition_lookup(spec, f.partition)) &&
+             InclusiveMetricsEvaluator(bound).might_match(f);
+    };
+  }
   std::vector<std::string> conflicts;
   for (const Snapshot* s = parent; s;) {
     if (validate_from_ && s->snapshot_id == *validate_from_) break;
@@ -446,14 +553,10 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
     for (const auto& m : manifests) {
       if (m.content != ManifestContent::kData || m.added_snapshot_id != s->snapshot_id) continue;
       auto spec = FLOE_TRY(spec_ptr(base, m.partition_spec_id));
-      auto inclusive = FLOE_TRY(project_inclusive(bound, *spec, *schema));
-      auto entries = FLOE_TRY(read_manifest(*io_, m, &base));
-      for (const auto& e : entries) {
+      for (const auto& e : FLOE_TRY(read_manifest(*io_, m, &base))) {
         if (e.status != ManifestEntryStatus::kAdded || e.snapshot_id != s->snapshot_id) continue;
-        if (evaluate(inclusive, partition_lookup(*spec, e.data_file.partition)) &&
-            metrics.might_match(e.data_file)) {
+        if (FLOE_TRY(conflicts_with(*spec, e.data_file)))
           conflicts.push_back(e.data_file.file_path);
-        }
       }
     }
     s = s->parent_snapshot_id ? base.snapshot_by_id(*s->parent_snapshot_id) : nullptr;
@@ -466,7 +569,7 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
   if (conflicts.empty()) return Status::OK();
   return make_error(ErrorKind::kCommitConflict,
                     "Found conflicting files that can contain records matching {}: [{}]",
-                    bound->to_string(), fmt::join(conflicts, ", "));
+                    description, fmt::join(conflicts, ", "));
 }
 
 std::string SnapshotProducer::operation(const SummaryBuilder& summary) const {
@@ -502,6 +605,7 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
   ctx.schema = FLOE_TRY(current_schema(base));
   ctx.snapshot_id = *snapshot_id_;
   auto added = FLOE_TRY(new_manifests(ctx));
+  FLOE_TRY(validate_added_files(ctx));
   std::vector<ManifestFile> data, deletes;
   if (parent) {
     for (auto& m : FLOE_TRY(snapshot_manifests(*io_, base, *parent))) {
@@ -513,6 +617,8 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
   manifests.insert(manifests.end(), data.begin(), data.end());
   manifests = FLOE_TRY(merge_manifests(ctx, std::move(manifests), added.size()));
   manifests.insert(manifests.end(), deletes.begin(), deletes.end());
+  int64_t created = 0;
+  for (const auto& m : manifests) created += m.added_snapshot_id == *snapshot_id_ ? 1 : 0;
 
   bool v1 = base.format_version < 2;
   int64_t seq = v1 ? 0 : base.last_sequence_number + 1;
@@ -535,6 +641,9 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
   snapshot->timestamp_ms = std::max(now_ms(), base.last_updated_ms);
   snapshot->manifest_list = list_path;
   snapshot->summary = ctx.summary.build(base, parent);
+  snapshot->summary["manifests-created"] = std::to_string(created);
+  snapshot->summary["manifests-kept"] = std::to_string(manifests.size() - created);
+  snapshot->summary["manifests-replaced"] = std::to_string(ctx.replaced_manifests);
   for (const auto& [k, v] : extra_summary_) snapshot->summary[k] = v;
   if (kind_ == ProducerKind::kReplacePartitions) snapshot->summary["replace-partitions"] = "true";
   snapshot->summary["operation"] = operation(ctx.summary);
@@ -566,7 +675,10 @@ void SnapshotUpdate::set_summary(const std::string& key, const std::string& valu
 int64_t SnapshotUpdate::snapshot_id() const { return producer_->snapshot_id(); }
 
 Status SnapshotUpdate::commit() {
+  // A second commit would add the same files again under a new snapshot.
+  if (producer_->staged_) return invalid_argument("snapshot update already committed");
   FLOE_TRY(txn_.stage(producer_));
+  producer_->staged_ = true;
   return auto_commit_ ? txn_.commit() : Status::OK();
 }
 
@@ -615,6 +727,10 @@ OverwriteFiles& OverwriteFiles::validate_no_conflicting_data() {
   producer_->validate_no_conflicting_data_ = true;
   return *this;
 }
+OverwriteFiles& OverwriteFiles::validate_added_files_match_overwrite_filter() {
+  producer_->validate_added_match_filter_ = true;
+  return *this;
+}
 OverwriteFiles& OverwriteFiles::case_sensitive(bool value) {
   producer_->case_sensitive_ = value;
   return *this;
@@ -633,6 +749,10 @@ DeleteFiles& DeleteFiles::delete_file(const std::string& path) {
   producer_->delete_paths_.insert(path);
   return *this;
 }
+DeleteFiles& DeleteFiles::validate_files_exist() {
+  producer_->fail_missing_deletes_ = true;
+  return *this;
+}
 DeleteFiles& DeleteFiles::case_sensitive(bool value) {
   producer_->case_sensitive_ = value;
   return *this;
@@ -643,6 +763,18 @@ ReplacePartitions::ReplacePartitions(Transaction txn, bool auto_commit)
 
 ReplacePartitions& ReplacePartitions::add_file(DataFile file) {
   producer_->added_.push_back(std::move(file));
+  return *this;
+}
+ReplacePartitions& ReplacePartitions::validate_append_only() {
+  producer_->fail_any_delete_ = true;
+  return *this;
+}
+ReplacePartitions& ReplacePartitions::validate_from_snapshot(int64_t snapshot_id) {
+  producer_->validate_from_ = snapshot_id;
+  return *this;
+}
+ReplacePartitions& ReplacePartitions::validate_no_conflicting_data() {
+  producer_->validate_no_conflicting_data_ = true;
   return *this;
 }
 

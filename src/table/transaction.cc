@@ -91,14 +91,14 @@ TableMetadata finalize(TableMetadata current, const TableMetadata& base,
 }
 
 // Manifest lists and manifests of the snapshots `next` adds to `base`: what must survive.
-std::set<std::string> committed_files(FileIO& io, const TableMetadata& next,
-                                      const TableMetadata& base) {
+std::optional<std::set<std::string>> committed_files(FileIO& io, const TableMetadata& next,
+                                                     const TableMetadata& base) {
   std::set<std::string> files;
   for (const auto& s : next.snapshots) {
     if (base.snapshot_by_id(s->snapshot_id)) continue;
     files.insert(s->manifest_list);
     auto manifests = snapshot_manifests(io, next, *s);
-    if (!manifests.ok()) continue;
+    if (!manifests.ok()) return std::nullopt;
     for (const auto& m : *manifests) files.insert(m.manifest_path);
   }
   return files;
@@ -109,6 +109,23 @@ void delete_all(FileIO& io, const std::vector<std::string>& files,
   for (const auto& f : files) {
     if (!keep.count(f)) (void)io.delete_file(f);
   }
+}
+
+// Java's commit status check: did the commit land after all? Only snapshots tell (their ids
+// are random 63-bit numbers); a commit without new snapshots stays unknown.
+bool landed(Table& table, const TableMetadata& next, const TableMetadata& base) {
+  std::vector<int64_t> added;
+  for (const auto& s : next.snapshots) {
+    if (!base.snapshot_by_id(s->snapshot_id)) added.push_back(s->snapshot_id);
+  }
+  if (added.empty()) return false;
+  auto loaded = table.catalog()->load_metadata(table.id());
+  if (!loaded.ok()) return false;
+  for (int64_t id : added) {
+    if (!loaded->metadata->snapshot_by_id(id)) return false;
+  }
+  table.set_current(loaded->metadata, loaded->location);
+  return true;
 }
 
 std::chrono::milliseconds backoff(const TableMetadata& m, int attempt) {
@@ -138,6 +155,7 @@ Status Transaction::stage(std::shared_ptr<PendingUpdate> update) {
   auto next = update->apply(state_->pending);
   if (!next.ok()) {
     delete_all(*state_->table->io(), update->written_files());
+    update->discard_written_files();
     return next.status();
   }
   state_->pending = std::move(*next);
@@ -160,6 +178,15 @@ Status Transaction::commit() {
     }
     return written;
   };
+  auto abandon = [&](Status error) {
+    delete_all(io, all_written());
+    for (const auto& u : st.updates) u->discard_written_files();
+    st.updates.clear();
+    st.base = table.metadata();  // what the table knows now, for updates staged later
+    st.base_location = table.metadata_location();
+    st.pending = *st.base;
+    return error;
+  };
   int64_t retries = int_property(st.pending, "commit.retry.num-retries", 4);
   int64_t total_ms = int_property(st.pending, "commit.retry.total-timeout-ms", 1800000);
   auto start = std::chrono::steady_clock::now();
@@ -167,8 +194,8 @@ Status Transaction::commit() {
     TableMetadata next = finalize(st.pending, *st.base, st.base_location);
     auto committed = table.catalog()->commit_table(table.id(), st.base_location, next);
     if (committed.ok()) {
-      auto keep = committed_files(io, next, *st.base);
-      delete_all(io, all_written(), keep);
+      // Superseded attempts' files go; when the committed ones cannot be listed, all stay.
+      if (auto keep = committed_files(io, next, *st.base)) delete_all(io, all_written(), *keep);
       if (bool_property(next, "write.metadata.delete-after-commit.enabled", false)) {
         std::set<std::string> kept;
         for (const auto& e : next.metadata_log) kept.insert(e.metadata_file);
@@ -185,31 +212,28 @@ Status Transaction::commit() {
       return Status::OK();
     }
     const Status& error = committed.status();
-    // The new metadata may be live: every file it names must stay.
-    if (error.kind() == ErrorKind::kCommitStateUnknown) return error;
+    // The new metadata may be live: every file it names must stay, whatever the check says.
+    if (error.kind() == ErrorKind::kCommitStateUnknown) {
+      return landed(table, next, *st.base) ? Status::OK() : error;
+    }
     auto elapsed = std::chrono::steady_clock::now() - start;
     bool retry = error.kind() == ErrorKind::kCommitConflict && attempt < retries &&
                  elapsed < std::chrono::milliseconds(total_ms);
     if (!retry) {
-      delete_all(io, all_written());
-      return error;
+      // The next transaction on this table should start from what beat this one.
+      if (error.kind() == ErrorKind::kCommitConflict) (void)table.refresh();
+      return abandon(error);
     }
     std::this_thread::sleep_for(backoff(st.pending, attempt));
     auto loaded = table.catalog()->load_metadata(table.id());
-    if (!loaded.ok()) {
-      delete_all(io, all_written());
-      return loaded.status();
-    }
+    if (!loaded.ok()) return abandon(loaded.status());
     table.set_current(loaded->metadata, loaded->location);
     st.base = loaded->metadata;
     st.base_location = loaded->location;
     TableMetadata current = *st.base;
     for (const auto& u : st.updates) {
       auto applied = u->apply(current);
-      if (!applied.ok()) {
-        delete_all(io, all_written());
-        return applied.status();
-      }
+      if (!applied.ok()) return abandon(applied.status());
       current = std::move(*applied);
     }
     st.pending = std::move(current);
@@ -415,6 +439,50 @@ ManageSnapshots& ManageSnapshots::fast_forward(const std::string& name, const st
       return invalid_argument("cannot fast-forward: '{}' is not an ancestor of '{}'", name, source);
     }
     set_branch_head(m, name, to, now_ms());
+    return Status::OK();
+  });
+  return *this;
+}
+
+ManageSnapshots& ManageSnapshots::rename_branch(const std::string& name,
+                                                const std::string& new_name) {
+  impl_->ops.push_back([name, new_name](TableMetadata& m) -> Status {
+    if (name == kMainBranch) return invalid_argument("cannot rename the main branch");
+    FLOE_TRY(require_branch(m, name));
+    if (find_ref(m, new_name)) return invalid_argument("ref '{}' already exists", new_name);
+    m.refs[new_name] = m.refs[name];
+    m.refs.erase(name);
+    return Status::OK();
+  });
+  return *this;
+}
+
+ManageSnapshots& ManageSnapshots::set_min_snapshots_to_keep(const std::string& name,
+                                                            int32_t count) {
+  impl_->ops.push_back([name, count](TableMetadata& m) -> Status {
+    FLOE_TRY(require_branch(m, name));
+    if (count <= 0) return invalid_argument("min snapshots to keep must be positive: {}", count);
+    m.refs[name].min_snapshots_to_keep = count;
+    return Status::OK();
+  });
+  return *this;
+}
+
+ManageSnapshots& ManageSnapshots::set_max_snapshot_age_ms(const std::string& name, int64_t age_ms) {
+  impl_->ops.push_back([name, age_ms](TableMetadata& m) -> Status {
+    FLOE_TRY(require_branch(m, name));
+    if (age_ms <= 0) return invalid_argument("max snapshot age must be positive: {}", age_ms);
+    m.refs[name].max_snapshot_age_ms = age_ms;
+    return Status::OK();
+  });
+  return *this;
+}
+
+ManageSnapshots& ManageSnapshots::set_max_ref_age_ms(const std::string& name, int64_t age_ms) {
+  impl_->ops.push_back([name, age_ms](TableMetadata& m) -> Status {
+    if (!find_ref(m, name)) return invalid_argument("ref '{}' does not exist", name);
+    if (age_ms <= 0) return invalid_argument("max ref age must be positive: {}", age_ms);
+    m.refs[name].max_ref_age_ms = age_ms;
     return Status::OK();
   });
   return *this;

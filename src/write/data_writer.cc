@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "floe/spec/transform.h"
 #include "floe/util/uuid.h"
 #include "write_internal.h"
 
@@ -85,12 +86,33 @@ Result<WriteOptions> WriteOptions::from_properties(const std::map<std::string, s
     o.avro_level =
         static_cast<int>(FLOE_TRY(positive_property(props, "write.avro.compression-level", 1)));
   }
+  auto flag = [&](const char* key, bool fallback) {
+    auto it = props.find(key);
+    return it == props.end() ? fallback : lower(it->second) == "true";
+  };
+  o.object_storage = flag("write.object-storage.enabled", false);
+  o.object_storage_partitioned_paths = flag("write.object-storage.partitioned-paths", true);
+  auto object_path = props.find("write.object-storage.path");
   if (auto it = props.find("write.data.path"); it != props.end()) {
     o.data_location = it->second;
+  } else if (o.object_storage && object_path != props.end()) {
+    o.data_location = object_path->second;
   } else if (auto f = props.find("write.folder-storage.path"); f != props.end()) {
     o.data_location = f->second;
   } else {
     o.data_location = join_path(location, "data");
+  }
+  while (o.data_location.size() > 1 && o.data_location.back() == '/') o.data_location.pop_back();
+  if (o.object_storage && o.data_location.rfind(location, 0) != 0) {
+    // Java's pathContext: the table location's parent and own name.
+    std::string loc = location;
+    while (loc.size() > 1 && loc.back() == '/') loc.pop_back();
+    size_t slash = loc.rfind('/');
+    std::string table = slash == std::string::npos ? loc : loc.substr(slash + 1);
+    std::string parent = slash == std::string::npos || slash == 0 ? "" : loc.substr(0, slash);
+    size_t pslash = parent.rfind('/');
+    std::string db = pslash == std::string::npos ? parent : parent.substr(pslash + 1);
+    o.object_storage_context = db.empty() ? table : db + "/" + table;
   }
   if (auto it = props.find("write.spark.fanout.enabled"); it != props.end()) {
     o.fanout = lower(it->second) != "false";
@@ -109,20 +131,37 @@ Result<WriteOptions> WriteOptions::from_table(const TableMetadata& table) {
 
 // ---------------------------------------------------------------------------------------------
 
-OutputFileFactory::OutputFileFactory(std::string data_location, int32_t partition_id,
-                                     int64_t task_id, std::string operation_id,
-                                     std::string extension)
-    : location_(std::move(data_location)),
-      partition_id_(partition_id),
-      task_id_(task_id),
-      operation_id_(operation_id.empty() ? random_uuid() : std::move(operation_id)),
+OutputFileFactory::OutputFileFactory(const WriteOptions& options, std::string extension)
+    : options_(options),
+      operation_id_(options.operation_id.empty() ? random_uuid() : options.operation_id),
       extension_(std::move(extension)) {}
 
-std::string OutputFileFactory::next_path(const std::string& partition_path) {
-  std::string name = fmt::format("{:05d}-{}-{}-{:05d}{}", partition_id_, task_id_, operation_id_,
-                                 ++counter_, extension_);
-  std::string dir = partition_path.empty() ? location_ : join_path(location_, partition_path);
-  return join_path(dir, name);
+std::string object_storage_hash_dirs(std::string_view name) {
+  uint32_t h = static_cast<uint32_t>(murmur3_x86_32(name.data(), name.size()));
+  std::string bits;
+  for (int b = 19; b >= 0; --b) bits.push_back(((h >> b) & 1) ? '1' : '0');
+  return bits.substr(0, 4) + "/" + bits.substr(4, 4) + "/" + bits.substr(8, 4) + "/" +
+         bits.substr(12);
+}
+
+std::string OutputFileFactory::next_path(const std::string& partition_path,
+                                         std::string_view suffix) {
+  std::string name =
+      fmt::format("{:05d}-{}-{}-{:05d}{}{}{}", options_.partition_id, options_.task_id,
+                  operation_id_, ++counter_, suffix.empty() ? "" : "-", suffix, extension_);
+  const std::string& root = options_.data_location;
+  if (!options_.object_storage) {
+    return join_path(partition_path.empty() ? root : join_path(root, partition_path), name);
+  }
+  // Java hashes the partition path with the file name when partition paths are kept.
+  bool with_partition = options_.object_storage_partitioned_paths && !partition_path.empty();
+  std::string file = with_partition ? partition_path + "/" + name : name;
+  std::string hash = object_storage_hash_dirs(file);
+  if (!options_.object_storage_context.empty()) {
+    return fmt::format("{}/{}/{}/{}", root, hash, options_.object_storage_context, file);
+  }
+  if (options_.object_storage_partitioned_paths) return fmt::format("{}/{}/{}", root, hash, file);
+  return fmt::format("{}/{}-{}", root, hash, file);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -158,6 +197,15 @@ ColumnMetrics<V> to_metrics(const std::map<int32_t, V>& m) {
 
 }  // namespace
 
+parquet::WriterOptions with_iceberg_schema(parquet::WriterOptions o, const Schema& schema,
+                                           std::vector<parquet::KeyValue> extra) {
+  // Java's Parquet writer stores the Iceberg schema JSON in the footer (as do pyiceberg and
+  // iceberg-go); readers without field-id support use it to map columns.
+  o.key_value_metadata.push_back({"iceberg.schema", schema_to_json(schema)});
+  for (auto& kv : extra) o.key_value_metadata.push_back(std::move(kv));
+  return o;
+}
+
 Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::string& path,
                                                     const Schema& schema,
                                                     const WriteOptions& options) {
@@ -169,7 +217,8 @@ Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::str
     return std::unique_ptr<FileAppender>(new AvroAppender(std::move(w)));
   }
   if (options.format != "parquet") FLOE_TRY(file_extension(options.format));
-  auto w = FLOE_TRY(parquet::ParquetWriter::open(std::move(io), path, schema, options.parquet));
+  auto w = FLOE_TRY(parquet::ParquetWriter::open(std::move(io), path, schema,
+                                                 with_iceberg_schema(options.parquet, schema)));
   return std::unique_ptr<FileAppender>(new ParquetAppender(std::move(w)));
 }
 
@@ -239,15 +288,36 @@ Status DataFileWriter::write_chunk(const ColumnBatch& batch) {
   return Status::OK();
 }
 
+namespace {
+
+int64_t memory_bytes(const ColumnVector& c) {
+  int64_t b = static_cast<int64_t>(c.values().size() + c.offsets().size() + c.data().size() +
+                                   c.validity().size());
+  for (size_t k = 0; k < c.num_children(); ++k) b += memory_bytes(c.child(k));
+  return b;
+}
+
+int64_t memory_bytes(const ColumnBatch& batch) {
+  int64_t b = 0;
+  for (const auto& c : batch.columns) b += memory_bytes(*c);
+  return b;
+}
+
+}  // namespace
+
 Status DataFileWriter::write(const ColumnBatch& batch) {
   // Rows go in slices sized from the current file's bytes per row so a file rolls close to the
   // target even when one batch holds many files' worth of rows.
   constexpr int64_t kProbeRows = 1000;
+  const int64_t raw = memory_bytes(batch);
   int64_t offset = 0;
   while (offset < batch.num_rows) {
     int64_t left = batch.num_rows - offset;
     int64_t take = left;
-    if (!appender_ || rows_in_file_ == 0) {
+    int64_t est = appender_ ? appender_->estimated_size() : 0;
+    if (est + raw * left / batch.num_rows < options_.target_file_size) {
+      // In-memory bytes roughly bound the encoded size: the rest fits, no slice copy needed.
+    } else if (!appender_ || rows_in_file_ == 0) {
       take = std::min(left, kProbeRows);
     } else {
       int64_t size = std::max<int64_t>(appender_->estimated_size(), 1);
@@ -300,13 +370,15 @@ Result<std::unique_ptr<TableWriter>> TableWriter::make(FileIOPtr io,
                                                        WriteOptions options) {
   std::string ext = FLOE_TRY(file_extension(options.format));
   options.format = lower(options.format);
+  if (options.data_location.empty()) {
+    return invalid_argument("TableWriter needs a data location (see WriteOptions::from_table)");
+  }
   FLOE_TRY(spec->partition_type(*schema));
   auto w = std::unique_ptr<TableWriter>(new TableWriter());
   w->io_ = std::move(io);
   w->schema_ = std::move(schema);
   w->spec_ = std::move(spec);
-  w->files_ = std::make_unique<OutputFileFactory>(options.data_location, options.partition_id,
-                                                  options.task_id, options.operation_id, ext);
+  w->files_ = std::make_unique<OutputFileFactory>(options, ext);
   w->options_ = std::move(options);
   return w;
 }
@@ -361,9 +433,9 @@ Result<DataFileWriter*> TableWriter::writer_for(const std::vector<Literal>& part
       if (!files.ok()) return files.status();
     }
   }
-  std::string path = spec_->is_unpartitioned() && partition.empty()
-                         ? std::string()
-                         : spec_->partition_to_path(partition);
+  // A spec of void fields only is unpartitioned (Java's Spark writer then adds no path).
+  std::string path =
+      spec_->is_unpartitioned() ? std::string() : spec_->partition_to_path(partition);
   auto w = FLOE_TRY(DataFileWriter::make(io_, schema_, options_, files_.get(), partition, path,
                                          spec_->spec_id()));
   DataFileWriter* raw = w.get();
@@ -376,6 +448,23 @@ Status TableWriter::write(const ColumnBatch& batch) {
   if (batch.columns.size() != schema_->fields().size()) {
     return invalid_argument("write to {}: batch has {} columns, the table schema {}",
                             options_.data_location, batch.columns.size(), schema_->fields().size());
+  }
+  for (size_t c = 0; c < batch.columns.size(); ++c) {
+    const NestedField& f = schema_->fields()[c];
+    const ColumnVector& col = *batch.columns[c];
+    if (!col.type()->equals(*f.type)) {
+      return invalid_argument("write to {}: column {} is {}, the table schema says {}",
+                              options_.data_location, f.name, col.type()->to_string(),
+                              f.type->to_string());
+    }
+    if (col.length() != batch.num_rows) {
+      return invalid_argument("write to {}: column {} has {} rows, the batch {}",
+                              options_.data_location, f.name, col.length(), batch.num_rows);
+    }
+    if (f.required && col.null_count() > 0) {
+      return invalid_argument("write to {}: required column {} has {} null(s)",
+                              options_.data_location, f.name, col.null_count());
+    }
   }
   if (batch.num_rows == 0) return Status::OK();
   if (spec_->fields().empty()) {

@@ -59,7 +59,9 @@ Result<std::optional<DataFile>> PositionDeleteWriter::close() {
     batch.columns[1]->append_fixed<int64_t>(pos);
   }
   batch.num_rows = static_cast<int64_t>(rows_.size());
-  auto w = FLOE_TRY(parquet::ParquetWriter::open(io_, path_, position_delete_schema(), options_));
+  auto w = FLOE_TRY(parquet::ParquetWriter::open(
+      io_, path_, position_delete_schema(),
+      with_iceberg_schema(options_, position_delete_schema(), {{"delete-type", "position"}})));
   FLOE_TRY(w->write(batch));
   parquet::DataFileMetrics m = FLOE_TRY(w->close());
   written_ = true;
@@ -101,8 +103,12 @@ Result<std::unique_ptr<EqualityDeleteWriter>> EqualityDeleteWriter::open(
   w->spec_id_ = spec_id;
   w->partition_ = std::move(partition);
   w->sort_order_id_ = sort_order_id;
-  w->writer_ = FLOE_TRY(parquet::ParquetWriter::open(std::move(io), std::move(path), *delete_schema,
-                                                     std::move(options)));
+  std::string ids;
+  for (int32_t id : w->equality_ids_) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+  auto o = with_iceberg_schema(std::move(options), *delete_schema,
+                               {{"delete-type", "equality"}, {"delete-field-ids", ids}});
+  w->writer_ = FLOE_TRY(
+      parquet::ParquetWriter::open(std::move(io), std::move(path), *delete_schema, std::move(o)));
   return w;
 }
 

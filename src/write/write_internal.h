@@ -22,6 +22,10 @@ Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::str
                                                     const Schema& schema,
                                                     const WriteOptions& options);
 
+// `o` plus the footer entries Java writes: iceberg.schema, then `extra` (delete-type, ...).
+parquet::WriterOptions with_iceberg_schema(parquet::WriterOptions o, const Schema& schema,
+                                           std::vector<parquet::KeyValue> extra = {});
+
 // A DataFile of the given content from a written file's metrics.
 DataFile to_data_file(const parquet::DataFileMetrics& m, FileContent content, std::string path,
                       std::string format, std::vector<Literal> partition, int32_t spec_id);

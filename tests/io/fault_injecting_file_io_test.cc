@@ -28,7 +28,7 @@ TEST(FaultInjectingFileIO, PathRulesSkipAndRepeat) {
   EXPECT_FALSE(io.write_file("m/snap-3.avro", "").ok());  // fails
   EXPECT_TRUE(io.write_file("m/snap-4.avro", "").ok());   // rule used up
   EXPECT_EQ(io.writes_failed(), 2);
-  io.fail_writes({.times = -1});
+  io.fail_writes({.path_contains = "", .times = -1});
   EXPECT_FALSE(io.write_file("q", "").ok());
   EXPECT_FALSE(io.write_file("r", "").ok());
   io.heal();
@@ -37,7 +37,7 @@ TEST(FaultInjectingFileIO, PathRulesSkipAndRepeat) {
 
 TEST(FaultInjectingFileIO, LostAcknowledgementAndCrash) {
   FaultInjectingFileIO io(make_memory_file_io());
-  io.fail_writes({.lost_ack = true});
+  io.fail_writes({.path_contains = "", .lost_ack = true});
   EXPECT_EQ(io.write_file("a", "data").kind(), ErrorKind::kIo);
   EXPECT_EQ(*io.read_file("a"), "data");  // the write landed anyway
   ASSERT_TRUE(io.delete_file("a").ok());

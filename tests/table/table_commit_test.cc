@@ -12,13 +12,11 @@ using Commit = CommitTest;
 
 TEST_F(Commit, CreateAssignsFreshIdsLikeJava) {
   auto nested = std::make_shared<const Schema>(
-      3,
-      std::vector<NestedField>{
-          {10, "id", Type::int64(), true},
-          {20, "point",
-           Type::struct_of({{21, "x", Type::float64(), false}, {22, "y", Type::float64(), false}}),
-           false},
-          {30, "category", Type::string(), false}});
+      3, std::vector<NestedField>{field(10, "id", Type::int64(), true),
+                                  field(20, "point",
+                                        Type::struct_of({field(21, "x", Type::float64(), false),
+                                                         field(22, "y", Type::float64(), false)})),
+                                  field(30, "category", Type::string(), false)});
   auto spec = std::make_shared<const PartitionSpec>(
       4, std::vector<PartitionField>{{30, {}, 7, "category", Transform::identity()},
                                      {10, {}, 8, "id_bucket", Transform::bucket(4)}});
@@ -279,6 +277,14 @@ TEST_F(Commit, DeleteByFilterAndPath) {
   ASSERT_OK(t->new_delete().delete_file("wh/db/t/data/a.parquet").commit());
   EXPECT_EQ(live_files(*t), std::set<std::string>{"wh/db/t/data/c.parquet"});
   EXPECT_EQ(summary(*t, "total-data-files"), "1");
+  // Deleting a path that is not live is a no-op unless the files must exist.
+  ASSERT_OK(t->new_delete().delete_file("wh/db/t/data/a.parquet").commit());
+  EXPECT_EQ(summary(*t, "total-data-files"), "1");
+  EXPECT_EQ(summary(*t, "deleted-data-files"), "<unset>");
+  auto missing =
+      t->new_delete().delete_file("wh/db/t/data/a.parquet").validate_files_exist().commit();
+  EXPECT_EQ(missing.kind(), ErrorKind::kCommitConflict);
+  EXPECT_NE(missing.message().find("a.parquet"), std::string::npos);
   // A filter on a column without metrics or partition cannot be decided per file.
   auto s = t->new_delete().delete_from_row_filter(must(parse_filter("value = 3"))).commit();
   EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
@@ -357,6 +363,50 @@ TEST_F(Commit, FormatVersionThreeAssignsRowIds) {
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].data_file.first_row_id, 0);
   EXPECT_EQ(entries[1].data_file.first_row_id, 10);
+}
+
+TEST_F(Commit, ManifestCountsInSummary) {
+  auto t = create({{"commit.manifest-merge.enabled", "false"}});
+  for (const char* c : {"x", "y", "z"}) {
+    ASSERT_OK(t->new_append().append_file(file(std::string("f") + c, c, 1)).commit());
+  }
+  EXPECT_EQ(summary(*t, "manifests-created"), "1");
+  EXPECT_EQ(summary(*t, "manifests-kept"), "2");
+  EXPECT_EQ(summary(*t, "manifests-replaced"), "0");
+  ASSERT_OK(t->new_delete().delete_from_row_filter(must(parse_filter("category = 'y'"))).commit());
+  EXPECT_EQ(summary(*t, "manifests-created"), "1");  // y's manifest rewritten
+  EXPECT_EQ(summary(*t, "manifests-kept"), "2");
+  EXPECT_EQ(summary(*t, "manifests-replaced"), "1");
+  EXPECT_EQ(live_files(*t),
+            (std::set<std::string>{"wh/db/t/data/fx.parquet", "wh/db/t/data/fz.parquet"}));
+}
+
+TEST_F(Commit, UpdateCommitsOnlyOnce) {
+  auto t = create();
+  auto append = t->new_append().append_file(file("a", "x", 1));
+  ASSERT_OK(append.commit());
+  EXPECT_EQ(append.commit().kind(), ErrorKind::kInvalidArgument);
+  EXPECT_EQ(t->metadata()->snapshots.size(), 1u);
+  EXPECT_EQ(append.snapshot_id(), *t->metadata()->current_snapshot_id);
+}
+
+TEST_F(Commit, AddedFilesMustMatchOverwriteFilter) {
+  auto t = create();
+  ASSERT_OK(t->new_append().append_file(file("a", "x", 10)).commit());
+  auto s = t->new_overwrite()
+               .overwrite_by_row_filter(must(parse_filter("category = 'x'")))
+               .add_file(file("b", "y", 1))
+               .validate_added_files_match_overwrite_filter()
+               .commit();
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(s.message().find("b.parquet"), std::string::npos) << s.message();
+  ASSERT_OK(t->new_overwrite()
+                .overwrite_by_row_filter(must(parse_filter("category = 'x'")))
+                .add_file(file("c", "x", 1))
+                .validate_added_files_match_overwrite_filter()
+                .commit());
+  EXPECT_EQ(live_files(*t), std::set<std::string>{"wh/db/t/data/c.parquet"});
+  EXPECT_EQ(stored_avro(*t), referenced_metadata(*t));
 }
 
 }  // namespace

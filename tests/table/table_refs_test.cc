@@ -80,6 +80,22 @@ TEST_F(Refs, BranchesAndTags) {
   EXPECT_EQ(t->metadata()->refs.at("audit").snapshot_id, base);
   EXPECT_FALSE(t->manage_snapshots().remove_tag("audit").commit().ok());
   EXPECT_FALSE(t->manage_snapshots().remove_branch("main").commit().ok());
+  ASSERT_OK(t->manage_snapshots()
+                .set_min_snapshots_to_keep("audit", 3)
+                .set_max_snapshot_age_ms("audit", 1000)
+                .set_max_ref_age_ms("v1", 5000)
+                .commit());
+  EXPECT_EQ(t->metadata()->refs.at("audit").min_snapshots_to_keep, 3);
+  EXPECT_EQ(t->metadata()->refs.at("audit").max_snapshot_age_ms, 1000);
+  EXPECT_EQ(t->metadata()->refs.at("v1").max_ref_age_ms, 5000);
+  EXPECT_FALSE(t->manage_snapshots().set_min_snapshots_to_keep("v1", 1).commit().ok());
+  // Retention settings survive commits to the branch and renames.
+  ASSERT_OK(t->new_append().append_file(file("e", "x", 1)).to_branch("audit").commit());
+  ASSERT_OK(t->manage_snapshots().rename_branch("audit", "review").commit());
+  EXPECT_EQ(t->metadata()->refs.at("review").min_snapshots_to_keep, 3);
+  EXPECT_EQ(t->metadata()->refs.count("audit"), 0u);
+  EXPECT_FALSE(t->manage_snapshots().rename_branch("main", "x").commit().ok());
+  ASSERT_OK(t->manage_snapshots().rename_branch("review", "audit").commit());
   ASSERT_OK(t->manage_snapshots().remove_branch("audit").remove_tag("v1").commit());
   EXPECT_EQ(t->metadata()->refs.count("audit"), 0u);
   EXPECT_EQ(t->metadata()->refs.count("v1"), 0u);

@@ -33,11 +33,20 @@ const Status& status_of(const Result<T>& r) {
 }
 
 // Source schema as a caller writes it; create() reassigns ids (id=1, category=2, value=3).
+inline NestedField field(int32_t id, const char* name, TypePtr type, bool required = false) {
+  NestedField f;
+  f.id = id;
+  f.name = name;
+  f.type = std::move(type);
+  f.required = required;
+  return f;
+}
+
 inline SchemaPtr test_schema() {
   return std::make_shared<const Schema>(
-      7, std::vector<NestedField>{{10, "id", Type::int64(), true},
-                                  {20, "category", Type::string(), false},
-                                  {30, "value", Type::int64(), false}});
+      7, std::vector<NestedField>{field(10, "id", Type::int64(), true),
+                                  field(20, "category", Type::string(), false),
+                                  field(30, "value", Type::int64(), false)});
 }
 
 inline PartitionSpecPtr category_spec() {

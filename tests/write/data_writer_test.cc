@@ -519,6 +519,111 @@ TEST(AvroDataFile, FloeAndPython3AvroReadItBack) {
   int n = 0;
   expect_field_ids(dump["schema"], &n);
   EXPECT_EQ(n, 14);
+
+  // Every record as floe decodes it equals python3-avro's and avsc's.
+  nlohmann::json floe_records = nlohmann::json::array();
+  for (const auto& r : records) floe_records.push_back(nlohmann::json::parse(r.dump()));
+  EXPECT_EQ(dump["records"], floe_records);
+  std::string js = run_command(
+      "node " + oracle_dir() + "/avro_dump.mjs " + shell_quote(f.file_path) + " 2>&1", &rc);
+  ASSERT_EQ(rc, 0) << js;
+  auto avsc = nlohmann::json::parse(js);
+  EXPECT_EQ(avsc["records"], floe_records);
+  EXPECT_EQ(avsc["schema"], dump["schema"]);
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+// The limit counts top-level columns (Java's schema.columns()), and a struct among the first
+// 100 keeps metrics for all its leaves.
+TEST(WriteMetrics, InferredLimitCountsTopLevelColumns) {
+  std::vector<NestedField> fields;
+  fields.push_back(
+      write_testing::field(1, "st",
+                           Type::struct_of({write_testing::field(2, "a", Type::int32()),
+                                            write_testing::field(3, "b", Type::int32())})));
+  for (int i = 4; i <= 103; ++i) {
+    fields.push_back(write_testing::field(i, fmt::format("c{}", i), Type::int32()));
+  }
+  Schema schema(0, fields);  // 101 top-level columns, 102 leaves
+  auto o = parquet::WriterOptions::from_properties({}, schema);
+  ASSERT_TRUE(o.ok());
+  EXPECT_FALSE(o->column_metrics.count(2));
+  EXPECT_FALSE(o->column_metrics.count(3));
+  EXPECT_FALSE(o->column_metrics.count(102));
+  ASSERT_TRUE(o->column_metrics.count(103));
+  EXPECT_EQ(o->column_metrics.at(103).kind, parquet::MetricsMode::kNone);
+
+  auto limit = parquet::WriterOptions::from_properties(
+      {{"write.metadata.metrics.max-inferred-column-defaults", "1"}}, schema);
+  ASSERT_TRUE(limit.ok());
+  EXPECT_FALSE(limit->column_metrics.count(2));
+  EXPECT_EQ(limit->column_metrics.at(4).kind, parquet::MetricsMode::kNone);
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+TEST(TableWriter, RejectsBatchesThatDoNotMatchTheSchema) {
+  write_testing::TempDir dir;
+  auto w = TableWriter::make(make_local_file_io(),
+                             write_testing::make_table(dir.str(), simple_fields()));
+  ASSERT_TRUE(w.ok());
+  ColumnBatch nulls = simple_batch({"a", "b"});
+  nulls.columns[0] = ColumnVector::make(Type::int64());
+  nulls.columns[0]->append_null();
+  nulls.columns[0]->append_fixed<int64_t>(1);
+  Status s = (*w)->write(nulls);
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(s.message().find("required column id"), std::string::npos) << s.to_string();
+
+  ColumnBatch wrong = simple_batch({"a"});
+  wrong.columns[3] = ColumnVector::make(Type::int32());
+  wrong.columns[3]->append_fixed<int32_t>(1);
+  s = (*w)->write(wrong);
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
+  EXPECT_NE(s.message().find("column day is int"), std::string::npos) << s.to_string();
+
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok());
+  EXPECT_TRUE(files->empty());
+  EXPECT_FALSE((*w)->write(simple_batch({"a"})).ok());  // after close
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+std::string footer_value(const std::string& path, const std::string& key) {
+  auto r = parquet::ParquetReader::open(make_local_file_io(), path);
+  EXPECT_TRUE(r.ok());
+  if (!r.ok()) return "";
+  for (const auto& kv : (*r)->metadata().key_value_metadata) {
+    if (kv.key == key) return kv.value.value_or("");
+  }
+  return "<absent>";
+}
+
+TEST(DataFileWriter, ParquetFooterCarriesTheIcebergSchema) {
+  write_testing::TempDir dir;
+  auto w = TableWriter::make(make_local_file_io(),
+                             write_testing::make_table(dir.str(), simple_fields()));
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(simple_batch({"a"})).ok());
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok());
+  auto schema = parse_schema_json(footer_value((*files)[0].file_path, "iceberg.schema"));
+  ASSERT_TRUE(schema.ok()) << schema.status().to_string();
+  EXPECT_TRUE((*schema)->same_schema(Schema(0, simple_fields())));
 }
 
 }  // namespace

@@ -47,6 +47,9 @@ TEST(PositionDeleteWriter, SortsByPathThenPosWithReservedIds) {
             (std::vector<std::string>{R"(["s3://b/t/data/a.parquet",2])",
                                       R"(["s3://b/t/data/a.parquet",5])",
                                       R"(["s3://b/t/data/b.parquet",1])"}));
+  std::map<std::string, std::string> kv;
+  for (const auto& e : (*r)->metadata().key_value_metadata) kv[e.key] = e.value.value_or("");
+  EXPECT_EQ(kv["delete-type"], "position");
   ASSERT_TRUE(w.abort().ok());
   EXPECT_FALSE(fs::exists(path));
 }
@@ -101,6 +104,14 @@ TEST(EqualityDeleteWriter, WritesRowsWithEqualityIds) {
   EXPECT_EQ(f->upper_bound(1, Type::int64())->as_int64(), 8);
   EXPECT_EQ(read_parquet_rows(io, path),
             (std::vector<std::string>{R"([4,"row4"])", R"([8,"row8"])"}));
+
+  auto r = parquet::ParquetReader::open(io, path);
+  ASSERT_TRUE(r.ok());
+  std::map<std::string, std::string> kv;
+  for (const auto& e : (*r)->metadata().key_value_metadata) kv[e.key] = e.value.value_or("");
+  EXPECT_EQ(kv["delete-type"], "equality");
+  EXPECT_EQ(kv["delete-field-ids"], "1");
+  EXPECT_TRUE(kv.count("iceberg.schema"));
 
   auto bad = EqualityDeleteWriter::open(io, dir.str() + "/bad.parquet", schema, {7},
                                         parquet::WriterOptions{});

@@ -280,3 +280,128 @@ TEST(Gather, NestedColumnsKeepTheirRows) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// Expected hashes are those of the Java ObjectStoreLocationProvider (as pyiceberg's tests
+// record them).
+TEST(ObjectStorage, HashDirectoriesMatchJava) {
+  EXPECT_EQ(object_storage_hash_dirs("a"), "0101/0110/1001/10110010");
+  EXPECT_EQ(object_storage_hash_dirs("b"), "1110/0111/1110/00000011");
+  EXPECT_EQ(object_storage_hash_dirs("test.parquet"), "0110/1010/0011/11101000");
+  EXPECT_EQ(object_storage_hash_dirs("string_field=example_string/test.parquet"),
+            "0001/0010/1001/00000011");
+}
+
+TEST(ObjectStorage, PathsUnderTheDataLocation) {
+  Schema schema(0, {write_testing::field(1, "id", Type::int64())});
+  auto o = WriteOptions::from_properties({{"write.object-storage.enabled", "true"}}, schema,
+                                         "s3://b/wh/db/tbl");
+  ASSERT_TRUE(o.ok());
+  EXPECT_TRUE(o->object_storage);
+  EXPECT_TRUE(o->object_storage_context.empty());
+  o->operation_id = "u";
+  OutputFileFactory files(*o, ".parquet");
+  std::string p = files.next_path("x=1");
+  const std::string file = "x=1/00000-0-u-00001.parquet";
+  EXPECT_EQ(p, "s3://b/wh/db/tbl/data/" + object_storage_hash_dirs(file) + "/" + file);
+  o->object_storage = false;
+  OutputFileFactory plain(*o, ".parquet");
+  EXPECT_EQ(plain.next_path("", "deletes"),
+            "s3://b/wh/db/tbl/data/00000-0-u-00001-deletes.parquet");
+
+  auto outside = WriteOptions::from_properties(
+      {{"write.object-storage.enabled", "true"}, {"write.object-storage.path", "s3://other/p/"}},
+      schema, "s3://b/wh/db/tbl");
+  ASSERT_TRUE(outside.ok());
+  EXPECT_EQ(outside->data_location, "s3://other/p");
+  EXPECT_EQ(outside->object_storage_context, "db/tbl");
+  outside->operation_id = "u";
+  outside->object_storage_partitioned_paths = false;
+  OutputFileFactory f2(*outside, ".avro");
+  const std::string name = "00000-0-u-00001.avro";
+  EXPECT_EQ(f2.next_path("x=1"),
+            "s3://other/p/" + object_storage_hash_dirs(name) + "/db/tbl/" + name);
+}
+
+}  // namespace
+}  // namespace floe
+
+namespace floe {
+namespace {
+
+using write_testing::field;
+
+// Types without a column-wise fast path go through Transform::apply per row.
+TEST(PartitionedWriter, SlowPathTransformsMatchApply) {
+  std::vector<NestedField> fields = {field(1, "dec", Type::decimal(9, 2)),
+                                     field(2, "tsns", Type::timestamp_ns()),
+                                     field(3, "f", Type::float32())};
+  std::vector<PartitionField> spec = {
+      PartitionField{1, {}, 1000, "dec_bucket", Transform::bucket(4)},
+      PartitionField{1, {}, 1001, "dec_trunc", Transform::truncate(100)},
+      PartitionField{2, {}, 1002, "tsns_day", Transform::day()},
+      PartitionField{2, {}, 1003, "tsns_bucket", Transform::bucket(5)},
+      PartitionField{3, {}, 1004, "f", Transform::identity()}};
+  ColumnBatch b = ColumnBatch::make(fields);
+  for (int i = 0; i < 200; ++i) {
+    if (i % 13 == 0) {
+      b.columns[0]->append_null();
+    } else {
+      b.columns[0]->append_fixed<int128_t>(static_cast<int128_t>(i * 37 - 3000));
+    }
+    b.columns[1]->append_fixed<int64_t>(1718445600000000000LL + (i % 4) * 86400000000000LL - i);
+    b.columns[2]->append_fixed<float>(static_cast<float>(i % 3) - 1.0f);
+  }
+  b.num_rows = 200;
+  PartitionSpec ps(0, spec);
+  Schema schema(0, fields);
+  auto groups = group_by_partition(ps, schema, b);
+  ASSERT_TRUE(groups.ok()) << groups.status().to_string();
+  int64_t rows = 0;
+  std::set<std::string> seen;
+  for (const auto& g : *groups) {
+    EXPECT_TRUE(seen.insert(ps.partition_to_path(g.partition)).second);
+    for (int32_t r : g.rows) {
+      ++rows;
+      for (size_t f = 0; f < spec.size(); ++f) {
+        auto want = spec[f].transform.apply(b.columns[b.find(spec[f].source_id)]->literal_at(r));
+        ASSERT_TRUE(want.ok());
+        EXPECT_EQ(*want, g.partition[f]) << "row " << r << " field " << spec[f].name;
+      }
+    }
+  }
+  EXPECT_EQ(rows, 200);
+}
+
+TEST(PartitionedWriter, MemoryFileIoAndAvroRolling) {
+  auto io = make_memory_file_io();
+  TableMetadata t = write_testing::make_table(
+      "mem/wh/t", event_fields(), {PartitionField{2, {}, 1000, "country", Transform::identity()}},
+      {{"write.format.default", "avro"}, {"write.target-file-size-bytes", "2000"}});
+  auto w = TableWriter::make(io, t);
+  ASSERT_TRUE(w.ok());
+  for (int b = 0; b < 4; ++b) ASSERT_TRUE((*w)->write(event_batch(250, 40 + b, b * 250)).ok());
+  auto files = (*w)->close();
+  ASSERT_TRUE(files.ok()) << files.status().to_string();
+  int64_t total = 0;
+  std::map<std::string, int> per_partition;
+  for (const auto& f : *files) {
+    total += f.record_count;
+    ++per_partition[f.file_path.substr(0, f.file_path.rfind('/'))];
+    auto size = io->file_size(f.file_path);
+    ASSERT_TRUE(size.ok()) << f.file_path;
+    EXPECT_EQ(*size, f.file_size_in_bytes);
+    EXPECT_EQ(f.file_path.rfind("mem/wh/t/data/country=", 0), 0u) << f.file_path;
+  }
+  EXPECT_EQ(total, 1000);
+  for (const auto& [dir, n] : per_partition) EXPECT_GT(n, 1) << dir;  // rolled
+  ASSERT_TRUE((*w)->abort().ok());
+  auto left = io->list("mem/wh/t");
+  ASSERT_TRUE(left.ok());
+  EXPECT_TRUE(left->empty());
+}
+
+}  // namespace
+}  // namespace floe

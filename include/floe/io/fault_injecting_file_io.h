@@ -28,7 +28,7 @@ class FaultInjectingFileIO : public FileIO {
   // Adds a rule; the first rule that selects a write decides its fate.
   void fail_writes(WriteFault fault);
   // Fails the n-th write from now (1-based), whatever its path.
-  void fail_nth_write(int64_t n) { fail_writes({.skip = n - 1}); }
+  void fail_nth_write(int64_t n) { fail_writes({.path_contains = "", .skip = n - 1}); }
   // Every later operation (reads included) fails with kIo.
   void crash();
   // Drops every rule and the crash state; keeps the counters.

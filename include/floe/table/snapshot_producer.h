@@ -32,6 +32,7 @@ class SnapshotUpdate {
   void set_summary(const std::string& key, const std::string& value);
   // Snapshot id the update will commit (kept across retries).
   int64_t snapshot_id() const;
+  // Stages into the transaction (and commits it for one-shot handles). Once only.
   Status commit();
 
  protected:
@@ -59,11 +60,14 @@ class OverwriteFiles : public SnapshotUpdate {
   OverwriteFiles& overwrite_by_row_filter(ExprPtr filter);
   OverwriteFiles& delete_file(DataFile file);
   OverwriteFiles& add_file(DataFile file);
-  // On retry, fail when data files added since `snapshot_id` may match the conflict filter
-  // (the row filter unless set by conflict_detection_filter). Java validateNoConflictingData.
+  // Fail when data files added since `snapshot_id` (default: any) may match the conflict
+  // filter: conflict_detection_filter, else the row filter when no file is deleted by path,
+  // else everything. Java validateNoConflictingData.
   OverwriteFiles& validate_from_snapshot(int64_t snapshot_id);
   OverwriteFiles& conflict_detection_filter(ExprPtr filter);
   OverwriteFiles& validate_no_conflicting_data();
+  // Fails when an added file may hold rows outside the row filter.
+  OverwriteFiles& validate_added_files_match_overwrite_filter();
   OverwriteFiles& case_sensitive(bool value);
   OverwriteFiles& to_branch(const std::string& name) { return set_branch(name), *this; }
 };
@@ -73,6 +77,8 @@ class DeleteFiles : public SnapshotUpdate {
   DeleteFiles(Transaction txn, bool auto_commit);
   DeleteFiles& delete_from_row_filter(ExprPtr filter);
   DeleteFiles& delete_file(const std::string& path);
+  // Fail (kCommitConflict) when a path given to delete_file is not a live file.
+  DeleteFiles& validate_files_exist();
   DeleteFiles& case_sensitive(bool value);
   DeleteFiles& to_branch(const std::string& name) { return set_branch(name), *this; }
 };
@@ -81,6 +87,11 @@ class ReplacePartitions : public SnapshotUpdate {
  public:
   ReplacePartitions(Transaction txn, bool auto_commit);
   ReplacePartitions& add_file(DataFile file);
+  // Fail instead of replacing a partition that already holds files.
+  ReplacePartitions& validate_append_only();
+  // Fail when files were added since `snapshot_id` (default: any) to a replaced partition.
+  ReplacePartitions& validate_from_snapshot(int64_t snapshot_id);
+  ReplacePartitions& validate_no_conflicting_data();
   ReplacePartitions& to_branch(const std::string& name) { return set_branch(name), *this; }
 };
 

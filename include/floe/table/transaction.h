@@ -37,6 +37,9 @@ class PendingUpdate {
   virtual Result<TableMetadata> apply(const TableMetadata& base) = 0;
   // Every file the update wrote in any application (cleanup candidates).
   virtual std::vector<std::string> written_files() const { return {}; }
+  // Called when the transaction drops the update after deleting those files: nothing written
+  // may be reused.
+  virtual void discard_written_files() {}
 };
 
 // A set of updates committed atomically. Copies share one transaction.
@@ -103,6 +106,11 @@ class ManageSnapshots {
   ManageSnapshots& replace_branch(const std::string& name, int64_t snapshot_id);
   // Moves branch `name` to the head of `source` when `name`'s head is an ancestor of it.
   ManageSnapshots& fast_forward(const std::string& name, const std::string& source);
+  ManageSnapshots& rename_branch(const std::string& name, const std::string& new_name);
+  // Retention settings of a ref (branches only for the first two).
+  ManageSnapshots& set_min_snapshots_to_keep(const std::string& name, int32_t count);
+  ManageSnapshots& set_max_snapshot_age_ms(const std::string& name, int64_t age_ms);
+  ManageSnapshots& set_max_ref_age_ms(const std::string& name, int64_t age_ms);
   Status commit();
 
  private:

@@ -32,7 +32,12 @@ struct WriteOptions {
   avro::Codec avro_codec = avro::Codec::kDeflate;  // write.avro.compression-codec (gzip)
   int avro_level = -1;                             // write.avro.compression-level
   std::string data_location;                       // write.data.path, else <table location>/data
-  std::optional<int32_t> sort_order_id;            // stamped on every data file when set
+  // write.object-storage.enabled: Java's ObjectStoreLocationProvider (20 bits of murmur3 of the
+  // file name as directories 0101/1100/0011/10101010 after the data location).
+  bool object_storage = false;
+  bool object_storage_partitioned_paths = true;  // write.object-storage.partitioned-paths
+  std::string object_storage_context;    // "<db>/<table>" when the data is outside the table
+  std::optional<int32_t> sort_order_id;  // stamped on every data file when set
   // One open file per partition (true) or clustered input: a partition's file closes when the
   // next partition starts and a partition seen before is an error (false).
   // write.spark.fanout.enabled=false selects clustered.
@@ -50,23 +55,26 @@ struct WriteOptions {
 };
 
 // Names files that never collide: Java's "%05d-%d-%s-%05d.<ext>" (partition id, task id,
-// operation uuid, counter from 1) under the data location and a partition path. Thread-unsafe.
+// operation uuid, counter from 1) under the data location and a partition path, or under
+// Java's object-storage hash directories. Thread-unsafe.
 class OutputFileFactory {
  public:
-  OutputFileFactory(std::string data_location, int32_t partition_id, int64_t task_id,
-                    std::string operation_id, std::string extension);
-  // `partition_path` may be empty (unpartitioned).
-  std::string next_path(const std::string& partition_path);
+  OutputFileFactory(const WriteOptions& options, std::string extension);
+  // `partition_path` may be empty (unpartitioned). `suffix` ("deletes" for delete files, as in
+  // Java) is appended to the name with a dash.
+  std::string next_path(const std::string& partition_path, std::string_view suffix = {});
   const std::string& operation_id() const { return operation_id_; }
 
  private:
-  std::string location_;
-  int32_t partition_id_;
-  int64_t task_id_;
+  WriteOptions options_;
   std::string operation_id_;
   std::string extension_;
   int64_t counter_ = 0;
 };
+
+// Java's ObjectStoreLocationProvider.computeHash: the low 20 bits of murmur3_32 of the name as
+// "bbbb/bbbb/bbbb/bbbbbbbb".
+std::string object_storage_hash_dirs(std::string_view name);
 
 // "parquet" -> ".parquet", "avro" -> ".avro"; other formats are kNotSupported.
 Result<std::string> file_extension(const std::string& format);
@@ -122,7 +130,8 @@ class TableWriter {
  public:
   static Result<std::unique_ptr<TableWriter>> make(FileIOPtr io, const TableMetadata& table,
                                                    std::optional<WriteOptions> options = {});
-  // Same with an explicit schema and spec (the spec's fields must resolve in the schema).
+  // Same with an explicit schema and spec (the spec's fields must resolve in the schema);
+  // options.data_location must be set.
   static Result<std::unique_ptr<TableWriter>> make(FileIOPtr io,
                                                    std::shared_ptr<const Schema> schema,
                                                    std::shared_ptr<const PartitionSpec> spec,
