@@ -1,69 +1,23 @@
 // floe demo: a walk through what floe does so far, on generated data. It grows with each
-// feature; today it covers the table metadata model (lesson A stage 1) and partition
-// transforms with their paths (lesson C).
+// feature; today: partition transforms and their paths (lesson C), then the lesson A table
+// created in the catalog, written in two commits, its files and manifests, and the planning
+// funnel of a query on it.
+#include <fmt/format.h>
+
 #include <chrono>
 #include <ostream>
 
 #include "cli/cli.h"
-#include "floe/io/file_io.h"
-#include "floe/spec/metadata_file.h"
-#include "floe/util/uuid.h"
+#include "floe/spec/partition_spec.h"
+#include "floe/spec/literal.h"
 
 namespace floe::cli {
 
-namespace {
-
-NestedField field(int32_t id, std::string name, TypePtr type, bool required) {
-  NestedField f;
-  f.id = id;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
-
-TableMetadata demo_table(const std::string& location) {
-  TableMetadata m;
-  m.format_version = 2;
-  m.table_uuid = random_uuid();
-  m.location = location;
-  m.last_updated_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                          std::chrono::system_clock::now().time_since_epoch())
-                          .count();
-  auto schema = std::make_shared<const Schema>(
-      0,
-      std::vector<NestedField>{field(1, "sale_id", Type::int64(), true),
-                               field(2, "user_id", Type::int64(), false),
-                               field(3, "country", Type::string(), false),
-                               field(4, "amount", Type::decimal(12, 2), false),
-                               field(5, "event_ts", Type::timestamptz(), false)},
-      std::vector<int32_t>{1});
-  m.schemas = {schema};
-  m.last_column_id = schema->highest_field_id();
-  m.specs = {std::make_shared<const PartitionSpec>(
-      0, std::vector<PartitionField>{{5, {}, 1000, "event_ts_day", Transform::day()},
-                                     {2, {}, 1001, "user_id_bucket", Transform::bucket(16)}})};
-  m.last_partition_id = 1001;
-  auto order = std::make_shared<SortOrder>();
-  order->order_id = 1;
-  order->fields.push_back(
-      {Transform::identity(), 3, {}, SortDirection::kAsc, NullOrder::kNullsFirst});
-  m.sort_orders = {std::make_shared<const SortOrder>(), order};
-  m.default_sort_order_id = 1;
-  m.properties = {{"write.parquet.compression-codec", "zstd"},
-                  {"write.metadata.metrics.default", "truncate(16)"}};
-  return m;
-}
-
-}  // namespace
-
 Status run_demo(const GlobalOptions& options, std::ostream& out) {
-  auto io = make_local_file_io();
-  std::string location = join_path(options.warehouse, "analytics/sales");
-  TableMetadata m = demo_table(location);
-
   out << "== 1. Partition transforms and paths (lesson C) ==\n";
-  const PartitionSpec& spec = *m.specs[0];
+  // PARTITIONED BY (days(event_ts), bucket(16, user_id)) on (user_id 2, event_ts 5).
+  const PartitionSpec spec(0, {{5, {}, 1000, "event_ts_day", Transform::day()},
+                               {2, {}, 1001, "user_id_bucket", Transform::bucket(16)}});
   struct Row {
     int64_t user_id;
     const char* ts;
@@ -77,29 +31,60 @@ Status run_demo(const GlobalOptions& options, std::ostream& out) {
         << spec.partition_to_path({day, bucket}) << "\n";
   }
 
-  out << "\n== 2. Table metadata written and read back (lesson A, stage 1) ==\n";
-  // A second run continues the table: the next version records the previous file in
-  // metadata-log, stamped with that file's last-updated-ms.
-  int64_t version = 0;
-  auto previous = find_current_metadata_file(*io, location);
-  if (previous.ok()) {
-    auto old = read_table_metadata(*io, previous->path);
-    if (old.ok()) {
-      version = metadata_file_version(previous->path).value_or(0) + 1;
-      m.table_uuid = old->table_uuid;
-      m.metadata_log = old->metadata_log;
-      m.metadata_log.push_back({old->last_updated_ms, previous->path});
+  // The lesson's table through the write path: catalog, partitioned writes, commits.
+  auto step = [&](const std::string& title, const std::string& script) -> Status {
+    out << "\n== " << title << " ==\n";
+    for (size_t start = 0; start < script.size();) {
+      size_t end = script.find(";\n", start);
+      if (end == std::string::npos) end = script.size();
+      std::string statement = script.substr(start, end - start);
+      start = end + 2;
+      if (statement.find_first_not_of(" \n") == std::string::npos) continue;
+      out << "floe> " << statement << ";\n";
+      SqlCommand sql;
+      sql.sql = statement;
+      FLOE_TRY(run_sql(options, sql, out));
     }
-  }
-  std::string path = join_path(location, "metadata/" + catalog_metadata_file_name(version));
-  FLOE_TRY(write_table_metadata(*io, path, m));
-  TableMetadata back = FLOE_TRY(read_table_metadata(*io, path));
-  if (!(back == m)) return make_error(ErrorKind::kInternal, "demo metadata did not round-trip");
-  out << "  wrote " << path << " and read it back: identical model\n\n";
-  FLOE_TRY(run_inspect(options, path, InspectOptions{}, out));
+    return Status::OK();
+  };
+  // Rows spread over 4 countries and the two days from `day` (2024-06-<day>).
+  auto rows = [](int64_t first, int64_t end, int day) {
+    return fmt::format(
+        "SELECT id AS sale_id, id % 100000 AS user_id, CASE id % 4 WHEN 0 THEN 'DE' WHEN 1 THEN "
+        "'FR' WHEN 2 THEN 'US' ELSE 'PL' END AS country, CAST(id % 60 AS INT) + 10 AS age, "
+        "CAST((id % 100000) / 100.0 AS DECIMAL(12, 2)) AS amount, CAST({} + id % 172800 AS "
+        "TIMESTAMP) AS event_ts FROM range({}, {})",
+        1718409600 + (day - 15) * 86400, first, end);
+  };
+  FLOE_TRY(step("2. A partitioned table in the catalog, written in two commits (lesson A)",
+                "CREATE NAMESPACE IF NOT EXISTS lakehouse.analytics;\n"
+                "DROP TABLE IF EXISTS lakehouse.analytics.sales PURGE;\n"
+                "CREATE TABLE lakehouse.analytics.sales (sale_id BIGINT, user_id BIGINT, "
+                "country STRING, age INT, amount DECIMAL(12, 2), event_ts TIMESTAMP) USING "
+                "iceberg PARTITIONED BY (country, days(event_ts));\n"
+                "INSERT INTO lakehouse.analytics.sales " +
+                    rows(0, 500000, 15) + ";\n" + "INSERT INTO lakehouse.analytics.sales " +
+                    rows(500000, 1000000, 17) + ";\n"
+                    "SELECT country, count(*) AS rows, sum(amount) AS amount FROM "
+                    "lakehouse.analytics.sales GROUP BY country ORDER BY country"));
+  FLOE_TRY(step("3. What the commits wrote: files per partition, manifests with summaries",
+                "SELECT partition, count(*) AS files, sum(record_count) AS records FROM "
+                "lakehouse.analytics.sales.files GROUP BY partition ORDER BY partition LIMIT 5;\n"
+                "SELECT added_snapshot_id, added_data_files_count, "
+                "partition_summaries[0].lower_bound AS country_lo, "
+                "partition_summaries[0].upper_bound AS country_hi, "
+                "partition_summaries[1].lower_bound AS day_lo, "
+                "partition_summaries[1].upper_bound AS day_hi FROM "
+                "lakehouse.analytics.sales.manifests;\n"
+                "SELECT snapshot_id, operation, summary['added-data-files'] AS added_files, "
+                "summary['total-records'] AS total_records FROM "
+                "lakehouse.analytics.sales.snapshots ORDER BY committed_at"));
+  FLOE_TRY(step("4. Scan planning: manifests and files skipped (EXPLAIN)",
+                "EXPLAIN SELECT * FROM lakehouse.analytics.sales WHERE country = 'DE' AND age > "
+                "18 AND event_ts >= '2024-06-15' AND event_ts < '2024-06-16'"));
 
   // The SQL engine on generated rows: Iceberg's bucket and day transforms as functions, grouped.
-  out << "\n== 3. SQL: transforms as functions, aggregation (floe sql) ==\n";
+  out << "\n== 5. SQL: transforms as functions, aggregation (floe sql) ==\n";
   const std::string query =
       "SELECT system.bucket(16, id) AS bucket, count(*) AS rows, min(id), max(id), "
       "days(TIMESTAMP '2026-05-01 10:15:00' + INTERVAL 1 DAY) AS day "

@@ -224,6 +224,18 @@ Status unset_properties(WriteContext& ctx, const ast::AlterTableStatement& a,
   return Status::OK();
 }
 
+// RETAIN n DAYS / HOURS / MINUTES in milliseconds.
+Result<int64_t> retention_ms(const ast::RetentionPeriod& p) {
+  const std::string unit = to_upper(p.unit);
+  int64_t per = unit.starts_with("DAY")      ? 86400000
+                : unit.starts_with("HOUR")   ? 3600000
+                : unit.starts_with("MINUTE") ? 60000
+                                             : 0;
+  if (per == 0) return invalid_argument("unknown retention unit {}", p.unit);
+  if (p.amount <= 0) return invalid_argument("retention must be positive, not {}", p.amount);
+  return p.amount * per;
+}
+
 Status create_ref(WriteContext& ctx, const ast::AlterTableStatement& a, const ast::CreateRef& r) {
   std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, a.table.parts));
   auto metadata = table->metadata();
@@ -234,8 +246,8 @@ Status create_ref(WriteContext& ctx, const ast::AlterTableStatement& a, const as
     return invalid_argument("{} is a {} of {}, not a {}", r.name, r.tag ? "branch" : "tag",
                             table->id().to_string(), kind);
   }
-  if (r.retain || r.min_snapshots_to_keep || r.max_snapshot_age) {
-    return not_supported("retention settings on {} {} are not supported yet", kind, r.name);
+  if (r.tag && (r.min_snapshots_to_keep || r.max_snapshot_age)) {
+    return invalid_argument("tag {}: snapshot retention applies to branches only", r.name);
   }
   std::optional<int64_t> snapshot_id = r.snapshot_id;
   if (!snapshot_id) {
@@ -269,6 +281,13 @@ Status create_ref(WriteContext& ctx, const ast::AlterTableStatement& a, const as
     } else {
       manage.create_branch(r.name, snapshot_id);
     }
+  }
+  if (r.retain) manage.set_max_ref_age_ms(r.name, FLOE_TRY(retention_ms(*r.retain)));
+  if (r.min_snapshots_to_keep) {
+    manage.set_min_snapshots_to_keep(r.name, static_cast<int32_t>(*r.min_snapshots_to_keep));
+  }
+  if (r.max_snapshot_age) {
+    manage.set_max_snapshot_age_ms(r.name, FLOE_TRY(retention_ms(*r.max_snapshot_age)));
   }
   FLOE_TRY(manage.commit());
   say(ctx, fmt::format("{} {} of {} at snapshot {}", kind, r.name, table->id().to_string(),

@@ -282,10 +282,13 @@ TEST_F(CliWrite, CreateTableAsSelectPropertiesRefsAndSnapshots) {
   ASSERT_EQ(snaps.size(), 2u);
   const int64_t first = snaps[0]["snapshot_id"];
   sql("ALTER TABLE db.src CREATE TAG v1 AS OF VERSION " + std::to_string(first));
-  sql("ALTER TABLE db.src CREATE BRANCH dev");
-  auto refs = rows("SELECT name, type FROM db.src.refs ORDER BY name");
+  sql("ALTER TABLE db.src CREATE BRANCH dev RETAIN 7 DAYS WITH SNAPSHOT RETENTION 2 SNAPSHOTS");
+  auto refs = rows("SELECT name, type, max_reference_age_in_ms, min_snapshots_to_keep FROM "
+                   "db.src.refs ORDER BY name");
   ASSERT_EQ(refs.size(), 3u);
   EXPECT_EQ(refs[0]["name"], "dev");
+  EXPECT_EQ(refs[0]["max_reference_age_in_ms"], 7 * 86400000LL);
+  EXPECT_EQ(refs[0]["min_snapshots_to_keep"], 2);
   EXPECT_EQ(refs[2]["name"], "v1");
   EXPECT_EQ(refs[2]["type"], "TAG");
   EXPECT_EQ(rows("SELECT count(*) AS n FROM db.src VERSION AS OF 'v1'")[0]["n"], 5);
@@ -394,6 +397,25 @@ TEST_F(CliWrite, LoadCsvJsonLinesAndParquet) {
   EXPECT_NE(r.out.find("record 2"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("'id'"), std::string::npos) << r.out;
   EXPECT_EQ(rows("SELECT count(*) AS n FROM db.t")[0]["n"], 5);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(CliDemo, RunsTheLessonCaseTwiceInARow) {
+  char tmpl[] = "/tmp/floe-demo-XXXXXX";
+  std::string dir = mkdtemp(tmpl);
+  for (int run = 0; run < 2; ++run) {
+    auto r = run_floe("--warehouse " + shell_quote(dir + "/wh") + " demo");
+    ASSERT_EQ(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.out.find("inserted 500000 rows into analytics.sales"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Manifests skipped (pruned):               1"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("Data Files scanned:                       1"), std::string::npos)
+        << r.out;
+  }
+  fs::remove_all(dir);
 }
 
 }  // namespace
