@@ -113,8 +113,8 @@ Status run_meta(const GlobalOptions& options, const MetaCommand& cmd, std::ostre
 Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::string& arg);
 
 struct LoadCommand {
-  std::string table;  // [catalog.]namespace.table
-  std::string file;   // .csv, .parquet, .jsonl
+  std::string table;   // [catalog.]namespace.table
+  std::string file;    // .csv, .parquet, .jsonl
   std::string format;  // --file-format: csv | parquet | jsonl (default: by extension)
   bool no_header = false;
   std::string delimiter = ",";

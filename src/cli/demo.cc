@@ -8,8 +8,8 @@
 #include <ostream>
 
 #include "cli/cli.h"
-#include "floe/spec/partition_spec.h"
 #include "floe/spec/literal.h"
+#include "floe/spec/partition_spec.h"
 
 namespace floe::cli {
 
@@ -64,7 +64,8 @@ Status run_demo(const GlobalOptions& options, std::ostream& out) {
                 "iceberg PARTITIONED BY (country, days(event_ts));\n"
                 "INSERT INTO lakehouse.analytics.sales " +
                     rows(0, 500000, 15) + ";\n" + "INSERT INTO lakehouse.analytics.sales " +
-                    rows(500000, 1000000, 17) + ";\n"
+                    rows(500000, 1000000, 17) +
+                    ";\n"
                     "SELECT country, count(*) AS rows, sum(amount) AS amount FROM "
                     "lakehouse.analytics.sales GROUP BY country ORDER BY country"));
   FLOE_TRY(step("3. What the commits wrote: files per partition, manifests with summaries",

@@ -1,4 +1,6 @@
 // floe load TABLE FILE: appends a CSV, Parquet or JSON Lines file to a catalog table.
+#include "floe/sql/load.h"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -8,7 +10,6 @@
 #include <ostream>
 
 #include "cli/cli.h"
-#include "floe/sql/load.h"
 
 namespace floe::cli {
 

@@ -42,8 +42,7 @@ std::vector<std::string> split_name(std::string_view name) {
   size_t start = 0;
   while (true) {
     size_t dot = name.find('.', start);
-    parts.emplace_back(
-        trim(name.substr(start, dot == std::string_view::npos ? dot : dot - start)));
+    parts.emplace_back(trim(name.substr(start, dot == std::string_view::npos ? dot : dot - start)));
     if (dot == std::string_view::npos) return parts;
     start = dot + 1;
   }
@@ -52,7 +51,7 @@ std::vector<std::string> split_name(std::string_view name) {
 // Per table column: the source column feeding it (or -1) and the cast from its type.
 struct ColumnPlan {
   int source = -1;
-  BoundExprPtr cast;  // null when the source already has the column's type
+  BoundExprPtr cast;   // null when the source already has the column's type
   bool check = false;  // a string parsed into another type: an unparsable value is an error
 };
 
@@ -160,8 +159,8 @@ class Loader {
 
 }  // namespace
 
-Result<LoadResult> load_file(Session& session, std::string_view table_name,
-                             const std::string& path, const LoadOptions& options) {
+Result<LoadResult> load_file(Session& session, std::string_view table_name, const std::string& path,
+                             const LoadOptions& options) {
   std::string format = FLOE_TRY(detect_format(path, options.format));
   CatalogPtr catalog = FLOE_TRY(session.catalog(false));
   TableIdentifier id = FLOE_TRY(session.identifier(split_name(table_name)));

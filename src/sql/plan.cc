@@ -3,11 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "floe/format/parquet/reader.h"
 #include "floe/io/file_io.h"
@@ -298,9 +297,8 @@ Result<PlanPtr> CsvFileNode::make(std::string path, CsvOptions options) {
   CsvRecordReader reader(path, options.delimiter);
   FLOE_TRY(reader.open());
   std::vector<std::string> first;
-  bool has_record = FLOE_TRY(reader.next([&](int, std::string_view f, bool) {
-    first.emplace_back(f);
-  }));
+  bool has_record =
+      FLOE_TRY(reader.next([&](int, std::string_view f, bool) { first.emplace_back(f); }));
   auto node = std::unique_ptr<CsvFileNode>(new CsvFileNode());
   node->path_ = std::move(path);
   node->options_ = options;

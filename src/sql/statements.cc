@@ -155,7 +155,8 @@ bool like_pattern_matches(std::string_view pattern, std::string_view name) {
   size_t start = 0;
   while (true) {
     size_t bar = pattern.find('|', start);
-    std::string_view alt = trim(pattern.substr(start, bar == std::string_view::npos ? bar : bar - start));
+    std::string_view alt =
+        trim(pattern.substr(start, bar == std::string_view::npos ? bar : bar - start));
     if (glob_matches(alt, name)) return true;
     if (bar == std::string_view::npos) return false;
     start = bar + 1;

@@ -12,8 +12,8 @@
 #include "floe/write/data_writer.h"
 #include "sql/statements.h"
 #include "sql/store_assignment.h"
-#include "sql/table_write.h"
 #include "sql/table_definition.h"
+#include "sql/table_write.h"
 
 namespace floe::sql {
 
@@ -55,9 +55,10 @@ Result<std::shared_ptr<Table>> load_table(const WriteContext& ctx,
     auto table = Table::load(catalog, id);
     if (table.ok() || table.status().kind() != ErrorKind::kNotFound) return table;
   }
-  return not_found("table {} not found in catalog {} (floe writes to catalog tables; add one "
-                   "with CALL system.register_table)",
-                   id.to_string(), ctx.options.catalog_name);
+  return not_found(
+      "table {} not found in catalog {} (floe writes to catalog tables; add one "
+      "with CALL system.register_table)",
+      id.to_string(), ctx.options.catalog_name);
 }
 
 Result<Literal> constant_value(const WriteContext& ctx, const ast::Expr& expr) {
@@ -127,11 +128,12 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   }
   const Schema& schema = *table->metadata()->schema();
   PlanPtr projected = FLOE_TRY(project_to_schema(std::move(query), schema, {}, id.to_string()));
-  auto written = write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
-    AppendFiles append = table->new_append();
-    for (auto& f : files) append.append_file(std::move(f));
-    return append.commit();
-  });
+  auto written =
+      write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
+        AppendFiles append = table->new_append();
+        for (auto& f : files) append.append_file(std::move(f));
+        return append.commit();
+      });
   if (!written.ok()) {
     // CTAS is all or nothing: the new table goes away with the failed write.
     (void)catalog->drop_table(id, /*purge=*/true);
@@ -171,24 +173,25 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
 
   PlanPtr query = FLOE_TRY(ctx.binder.plan_query(*s.source));
   PlanPtr projected = FLOE_TRY(project_to_schema(std::move(query), schema, s.columns, name, fixed));
-    auto written = write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
-    if (!s.overwrite) {
-      AppendFiles append = table->new_append();
-      for (auto& f : files) append.append_file(std::move(f));
-      return append.commit();
-    }
-    if (static_filter) {
-      // Static overwrite: every row matching the PARTITION values is replaced.
-      OverwriteFiles overwrite = table->new_overwrite();
-      overwrite.overwrite_by_row_filter(static_filter);
-      for (auto& f : files) overwrite.add_file(std::move(f));
-      return overwrite.commit();
-    }
-    // Dynamic overwrite: partitions that receive rows are replaced.
-    ReplacePartitions replace = table->new_replace_partitions();
-    for (auto& f : files) replace.add_file(std::move(f));
-    return replace.commit();
-  });
+  auto written =
+      write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
+        if (!s.overwrite) {
+          AppendFiles append = table->new_append();
+          for (auto& f : files) append.append_file(std::move(f));
+          return append.commit();
+        }
+        if (static_filter) {
+          // Static overwrite: every row matching the PARTITION values is replaced.
+          OverwriteFiles overwrite = table->new_overwrite();
+          overwrite.overwrite_by_row_filter(static_filter);
+          for (auto& f : files) overwrite.add_file(std::move(f));
+          return overwrite.commit();
+        }
+        // Dynamic overwrite: partitions that receive rows are replaced.
+        ReplacePartitions replace = table->new_replace_partitions();
+        for (auto& f : files) replace.add_file(std::move(f));
+        return replace.commit();
+      });
   if (!written.ok()) return written.status();
   say(ctx, fmt::format("{} {} rows into {} ({} files)", s.overwrite ? "wrote" : "inserted",
                        written->rows, name, written->files));
@@ -329,8 +332,9 @@ Status alter_table(WriteContext& ctx, const ast::AlterTableStatement& a) {
   }
   if (const auto* ref = std::get_if<ast::CreateRef>(&a.action)) return create_ref(ctx, a, *ref);
   if (const auto* ref = std::get_if<ast::DropRef>(&a.action)) return drop_ref(ctx, a, *ref);
-  return not_supported("this ALTER TABLE action is not supported yet (schema and partition "
-                       "evolution come with the evolution work)");
+  return not_supported(
+      "this ALTER TABLE action is not supported yet (schema and partition "
+      "evolution come with the evolution work)");
 }
 
 // ---- CALL ----

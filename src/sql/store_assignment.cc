@@ -59,10 +59,10 @@ bool can_store_assign(const Type& from, const Type& to) {
          can_store_assign(*from.value().type, *to.value().type);
 }
 
-Result<PlanPtr> project_to_schema(
-    PlanPtr input, const Schema& schema, const std::vector<std::string>& columns,
-    std::string_view table_name,
-    const std::vector<std::pair<std::string, BoundExprPtr>>& fixed) {
+Result<PlanPtr> project_to_schema(PlanPtr input, const Schema& schema,
+                                  const std::vector<std::string>& columns,
+                                  std::string_view table_name,
+                                  const std::vector<std::pair<std::string, BoundExprPtr>>& fixed) {
   const std::vector<NestedField>& table_fields = schema.fields();
   const std::vector<NestedField>& data_fields = input->fields();
   std::vector<std::string> table_names, data_names;
@@ -75,8 +75,8 @@ Result<PlanPtr> project_to_schema(
     size_t t = 0;
     while (t < table_fields.size() && !iequals(table_fields[t].name, name)) ++t;
     if (t == table_fields.size()) {
-      return invalid_argument("cannot write to {}: no column `{}` (table columns: {})",
-                              table_name, name, column_list(table_names));
+      return invalid_argument("cannot write to {}: no column `{}` (table columns: {})", table_name,
+                              name, column_list(table_names));
     }
     constant[t] = value;
   }
@@ -129,22 +129,22 @@ Result<PlanPtr> project_to_schema(
       }
       e = constant[t];
       if (!can_store_assign(*e->type, *target.type)) {
-        return invalid_argument("cannot write to {}: cannot safely cast `{}`: {} to {}",
-                                table_name, target.name, spark_type_name(*e->type),
+        return invalid_argument("cannot write to {}: cannot safely cast `{}`: {} to {}", table_name,
+                                target.name, spark_type_name(*e->type),
                                 spark_type_name(*target.type));
       }
     } else if (source[t] < 0) {
       if (target.required) {
-        return invalid_argument("cannot write to {}: required column `{}` has no value",
-                                table_name, target.name);
+        return invalid_argument("cannot write to {}: required column `{}` has no value", table_name,
+                                target.name);
       }
-      e = FLOE_TRY(literal(target.write_default ? *target.write_default
-                                                : Literal::null(Type::unknown())));
+      e = FLOE_TRY(
+          literal(target.write_default ? *target.write_default : Literal::null(Type::unknown())));
     } else {
       const NestedField& from = data_fields[source[t]];
       if (!can_store_assign(*from.type, *target.type)) {
-        return invalid_argument("cannot write to {}: cannot safely cast `{}`: {} to {}",
-                                table_name, target.name, spark_type_name(*from.type),
+        return invalid_argument("cannot write to {}: cannot safely cast `{}`: {} to {}", table_name,
+                                target.name, spark_type_name(*from.type),
                                 spark_type_name(*target.type));
       }
       e = FLOE_TRY(column(source[t], from.type));

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/spec/schema.h"
 #include "floe/sql/bound_expr.h"
 #include "floe/sql/plan.h"
-#include "floe/spec/schema.h"
 
 namespace floe::sql {
 

@@ -57,8 +57,8 @@ Result<PartitionField> partition_field(const Schema& schema, const ast::Transfor
   const std::string column = dotted_name(term.column);
   const NestedField* source = schema.find_field(column, /*case_sensitive=*/false);
   if (!source) {
-    return error_at(term.pos, fmt::format("cannot partition by {}: no column {}",
-                                          term_text(term), column));
+    return error_at(term.pos,
+                    fmt::format("cannot partition by {}: no column {}", term_text(term), column));
   }
   const std::string t = to_lower(term.transform);
   PartitionField field;
@@ -103,9 +103,9 @@ Result<PartitionField> partition_field(const Schema& schema, const ast::Transfor
     return error_at(term.pos, fmt::format("unknown partition transform {}", term.transform));
   }
   if (!field.transform.can_transform(*source->type)) {
-    return error_at(term.pos, fmt::format("cannot partition by {}: {} does not apply to {}",
-                                          term_text(term), field.transform.to_string(),
-                                          spark_type_name(*source->type)));
+    return error_at(term.pos,
+                    fmt::format("cannot partition by {}: {} does not apply to {}", term_text(term),
+                                field.transform.to_string(), spark_type_name(*source->type)));
   }
   return field;
 }

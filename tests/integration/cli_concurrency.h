@@ -18,7 +18,6 @@
 
 namespace floe_test {
 
-
 class CliConcurrency : public ::testing::Test {
  protected:
   void SetUp() override {

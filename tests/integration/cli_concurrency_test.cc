@@ -1,14 +1,14 @@
 // Several `floe` processes appending to one table at once on the SQLite catalog lose no commit,
 // and a process killed in the middle of a write leaves the table readable at its previous
 // snapshot. (The PostgreSQL variant is in tests/postgres.)
+#include "integration/cli_concurrency.h"
+
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <thread>
-
-#include "integration/cli_concurrency.h"
 
 namespace {
 
@@ -26,8 +26,9 @@ TEST_F(CliConcurrency, KilledWriterLeavesThePreviousSnapshotReadable) {
   pid_t pid = fork();
   ASSERT_GE(pid, 0);
   if (pid == 0) {
-    std::string args = global() + " sql \"INSERT INTO db.t SELECT id, repeat('x', 50) FROM "
-                                  "range(1000, 200000000)\"";
+    std::string args = global() +
+                       " sql \"INSERT INTO db.t SELECT id, repeat('x', 50) FROM "
+                       "range(1000, 200000000)\"";
     execl("/bin/sh", "sh", "-c", (std::string("exec ") + FLOE_CLI_PATH + " " + args).c_str(),
           static_cast<char*>(nullptr));
     _exit(127);

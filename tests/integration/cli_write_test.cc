@@ -146,8 +146,8 @@ TEST_F(CliWrite, LessonSalesTablePartitionsFilesManifestsAndExplain) {
   EXPECT_EQ(explain["scanned_data_files"].get<int64_t>(), 2);
   EXPECT_GT(explain["skipped_data_files"].get<int64_t>(), 0);
   EXPECT_NE(explain["residual"].get<std::string>().find("age"), std::string::npos);
-  auto de = rows(
-      "SELECT count(*) AS n FROM lakehouse.analytics.sales WHERE country = 'DE' AND age > 18");
+  auto de =
+      rows("SELECT count(*) AS n FROM lakehouse.analytics.sales WHERE country = 'DE' AND age > 18");
   auto de_all = rows(
       "SELECT sum(CASE WHEN country = 'DE' AND age > 18 THEN 1 ELSE 0 END) AS n FROM "
       "lakehouse.analytics.sales");
@@ -165,13 +165,15 @@ TEST_F(CliWrite, DuckDbReadsTheDataFilesAndPythonAvroTheManifests) {
     list += (list.empty() ? "" : ", ") + ("'" + f["file_path"].get<std::string>() + "'");
   }
   nlohmann::json queries = nlohmann::json::array();
-  queries.push_back("SELECT count(*), sum(sale_id), sum(user_id), sum(age), round(sum(amount), 2), "
-                    "count(DISTINCT country), min(event_ts), max(event_ts) FROM read_parquet([" +
-                    list + "])");
+  queries.push_back(
+      "SELECT count(*), sum(sale_id), sum(user_id), sum(age), round(sum(amount), 2), "
+      "count(DISTINCT country), min(event_ts), max(event_ts) FROM read_parquet([" +
+      list + "])");
   std::string qfile = dir_ + "/queries.json";
   std::ofstream(qfile) << queries.dump();
-  std::string duck = run_command("cd " + shell_quote(std::string(FLOE_SOURCE_DIR) + "/tests/oracle") +
-                                 " && node sql_duckdb.mjs " + shell_quote(qfile));
+  std::string duck =
+      run_command("cd " + shell_quote(std::string(FLOE_SOURCE_DIR) + "/tests/oracle") +
+                  " && node sql_duckdb.mjs " + shell_quote(qfile));
   auto floe_row = rows(
       "SELECT count(*) AS a, sum(sale_id) AS b, sum(user_id) AS c, sum(age) AS d, "
       "round(sum(amount), 2) AS e, count(DISTINCT country) AS f, "
@@ -190,10 +192,10 @@ TEST_F(CliWrite, DuckDbReadsTheDataFilesAndPythonAvroTheManifests) {
   // Manifests and the manifest list in python3-avro, field ids intact.
   auto manifests = rows("SELECT path FROM analytics.sales.manifests");
   ASSERT_FALSE(manifests.empty());
-  std::string dump = run_command("/usr/bin/python3 " +
-                                 shell_quote(std::string(FLOE_SOURCE_DIR) +
-                                             "/tests/oracle/avro_dump.py") +
-                                 " " + shell_quote(manifests[0]["path"].get<std::string>()));
+  std::string dump =
+      run_command("/usr/bin/python3 " +
+                  shell_quote(std::string(FLOE_SOURCE_DIR) + "/tests/oracle/avro_dump.py") + " " +
+                  shell_quote(manifests[0]["path"].get<std::string>()));
   auto j = nlohmann::json::parse(dump);
   EXPECT_EQ(j["metadata"]["format-version"], "2");
   EXPECT_EQ(j["metadata"]["content"], "data");
@@ -210,8 +212,9 @@ TEST_F(CliWrite, DuckDbReadsTheDataFilesAndPythonAvroTheManifests) {
 // larger than with `none` plus three `full` columns.
 TEST_F(CliWrite, MetricsModesChangeManifestSize) {
   std::string columns = "id BIGINT, country STRING, event_ts TIMESTAMP";
-  std::string select = "SELECT id, CASE WHEN id % 2 = 0 THEN 'DE' ELSE 'FR' END, "
-                       "CAST(1718409600 + id AS TIMESTAMP)";
+  std::string select =
+      "SELECT id, CASE WHEN id % 2 = 0 THEN 'DE' ELSE 'FR' END, "
+      "CAST(1718409600 + id AS TIMESTAMP)";
   for (int c = 0; c < 80; ++c) {
     columns += ", note" + std::to_string(c) + " STRING";
     // High-cardinality text, like the lesson's free-text and JSON columns.
@@ -283,8 +286,9 @@ TEST_F(CliWrite, CreateTableAsSelectPropertiesRefsAndSnapshots) {
   const int64_t first = snaps[0]["snapshot_id"];
   sql("ALTER TABLE db.src CREATE TAG v1 AS OF VERSION " + std::to_string(first));
   sql("ALTER TABLE db.src CREATE BRANCH dev RETAIN 7 DAYS WITH SNAPSHOT RETENTION 2 SNAPSHOTS");
-  auto refs = rows("SELECT name, type, max_reference_age_in_ms, min_snapshots_to_keep FROM "
-                   "db.src.refs ORDER BY name");
+  auto refs = rows(
+      "SELECT name, type, max_reference_age_in_ms, min_snapshots_to_keep FROM "
+      "db.src.refs ORDER BY name");
   ASSERT_EQ(refs.size(), 3u);
   EXPECT_EQ(refs[0]["name"], "dev");
   EXPECT_EQ(refs[0]["max_reference_age_in_ms"], 7 * 86400000LL);
@@ -293,8 +297,8 @@ TEST_F(CliWrite, CreateTableAsSelectPropertiesRefsAndSnapshots) {
   EXPECT_EQ(refs[2]["type"], "TAG");
   EXPECT_EQ(rows("SELECT count(*) AS n FROM db.src VERSION AS OF 'v1'")[0]["n"], 5);
 
-  auto rolled = rows("CALL lakehouse.system.rollback_to_snapshot('db.src', " +
-                     std::to_string(first) + ")");
+  auto rolled =
+      rows("CALL lakehouse.system.rollback_to_snapshot('db.src', " + std::to_string(first) + ")");
   ASSERT_EQ(rolled.size(), 1u);
   EXPECT_EQ(rolled[0]["current_snapshot_id"], first);
   EXPECT_EQ(rows("SELECT count(*) AS n FROM db.src")[0]["n"], 5);
@@ -377,8 +381,9 @@ TEST_F(CliWrite, LoadCsvJsonLinesAndParquet) {
                shell_quote(src[0]["file_path"].get<std::string>()));
   ASSERT_EQ(r.exit_code, 0) << r.out;
 
-  auto all = rows("SELECT id, name, CAST(d AS STRING) AS d, CAST(amount AS STRING) AS amount "
-                  "FROM db.t ORDER BY id");
+  auto all = rows(
+      "SELECT id, name, CAST(d AS STRING) AS d, CAST(amount AS STRING) AS amount "
+      "FROM db.t ORDER BY id");
   ASSERT_EQ(all.size(), 5u);
   EXPECT_EQ(all[0]["name"], "Smith, J");
   EXPECT_EQ(all[0]["amount"], "10.50");

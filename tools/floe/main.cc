@@ -101,7 +101,8 @@ int main(int argc, char** argv) {
   auto* load = app.add_subcommand("load", "Append a CSV, Parquet or JSON Lines file to a table");
   load->add_option("table", load_cmd.table, "Table: [catalog.]namespace.table")->required();
   load->add_option("file", load_cmd.file, "File to load (.csv, .parquet, .jsonl)")->required();
-  load->add_option("--file-format", load_cmd.format, "csv | parquet | jsonl (default: by extension)")
+  load->add_option("--file-format", load_cmd.format,
+                   "csv | parquet | jsonl (default: by extension)")
       ->check(CLI::IsMember({"csv", "parquet", "jsonl"}));
   load->add_flag("--no-header", load_cmd.no_header, "CSV: the first record is data");
   load->add_option("--delimiter", load_cmd.delimiter, "CSV field delimiter (default ,)");

@@ -105,7 +105,7 @@ class ParquetFileNode : public PlanNode {
 };
 
 struct CsvOptions {
-  bool header = false;       // the first record names the columns
+  bool header = false;  // the first record names the columns
   char delimiter = ',';
   bool empty_as_null = false;  // an empty unquoted field is NULL
 };
