@@ -800,6 +800,42 @@ Result<Datum> cast_timestamp_to_number(const Datum& in, const TypePtr& to, int64
   }
 }
 
+// A child column of `len` rows cast to `to` (NULLs of `to` for an untyped child).
+Result<ColumnPtr> cast_child(const ColumnPtr& child, const TypePtr& to, int64_t len) {
+  if (child->type_id() == TypeId::kUnknown) {
+    auto nulls = ColumnVector::make(to);
+    for (int64_t i = 0; i < len; ++i) nulls->append_null();
+    return nulls;
+  }
+  Datum d = FLOE_TRY(cast_datum(Datum{child, false}, to, len));
+  return to_column(d, len);
+}
+
+// Struct, list and map values: the same validity and offsets, children cast member by member.
+Result<Datum> cast_nested(const Datum& in, const TypePtr& to) {
+  const ColumnVector& src = *in.col;
+  auto out = ColumnVector::make(to);
+  if (src.null_count() != 0) {
+    out->validity().append(src.validity().data(), src.validity().size());
+  }
+  out->set_length(src.length());
+  out->set_null_count(src.null_count());
+  if (to->is_struct()) {
+    for (size_t i = 0; i < to->fields().size(); ++i) {
+      out->set_child(i, FLOE_TRY(cast_child(src.child_ptr(i), to->fields()[i].type,
+                                            src.child(i).length())));
+    }
+  } else {
+    out->offsets().clear();  // a new list column starts with its leading 0 offset
+    out->offsets().append(src.offsets().data(), src.offsets().size());
+    for (size_t i = 0; i < to->fields().size(); ++i) {
+      out->set_child(i, FLOE_TRY(cast_child(src.child_ptr(i), to->fields()[i].type,
+                                            src.child(i).length())));
+    }
+  }
+  return Datum{out, in.scalar};
+}
+
 }  // namespace
 
 Result<Datum> cast_datum(const Datum& in, const TypePtr& to, int64_t n) {
@@ -807,6 +843,7 @@ Result<Datum> cast_datum(const Datum& in, const TypePtr& to, int64_t n) {
   if (same_type(from, to)) return in;
   TypeId f = from->id(), t = to->id();
   if (f == TypeId::kUnknown) return null_scalar(to);
+  if (from->is_nested() && f == t) return cast_nested(in, to);
   if (t == TypeId::kString) {
     return map_bytes(to, in, n, [&](int64_t i, std::string* o) {
       value_text(*in.col, in.scalar ? 0 : i, o);

@@ -122,7 +122,20 @@ Result<TypePtr> comparison_type(const TypePtr& a, const TypePtr& b) {
 bool can_cast(const Type& from, const Type& to) {
   TypeId f = from.id(), t = to.id();
   if (from.equals(to) || f == TypeId::kUnknown) return true;
-  if (from.is_nested() || to.is_nested()) return false;
+  // Nested values cast member by member (struct fields by position), whatever their field ids.
+  if (from.is_nested() || to.is_nested()) {
+    if (f != t) return false;
+    if (from.is_struct()) {
+      if (from.fields().size() != to.fields().size()) return false;
+      for (size_t i = 0; i < from.fields().size(); ++i) {
+        if (!can_cast(*from.fields()[i].type, *to.fields()[i].type)) return false;
+      }
+      return true;
+    }
+    if (from.is_list()) return can_cast(*from.element().type, *to.element().type);
+    return can_cast(*from.key().type, *to.key().type) &&
+           can_cast(*from.value().type, *to.value().type);
+  }
   if (t == TypeId::kString)
     return f != TypeId::kVariant && f != TypeId::kGeometry && f != TypeId::kGeography;
   if (f == TypeId::kString) {
@@ -214,6 +227,23 @@ Result<TypePtr> common_type(const TypePtr& a, const TypePtr& b) {
   if (a->is_list() && b->is_list()) {
     auto e = FLOE_TRY(common_type(a->element().type, b->element().type));
     return Type::list_of(a->element().id, e, false);
+  }
+  if (a->is_map() && b->is_map()) {
+    auto k = FLOE_TRY(common_type(a->key().type, b->key().type));
+    auto v = FLOE_TRY(common_type(a->value().type, b->value().type));
+    return Type::map_of(a->key().id, k, a->value().id, v, false);
+  }
+  if (a->is_struct() && b->is_struct() && a->fields().size() == b->fields().size()) {
+    std::vector<NestedField> fields = a->fields();
+    for (size_t i = 0; i < fields.size(); ++i) {
+      const NestedField& other = b->fields()[i];
+      if (!iequals(fields[i].name, other.name)) {
+        return invalid_argument("incompatible types {} and {}", a->to_string(), b->to_string());
+      }
+      fields[i].type = FLOE_TRY(common_type(fields[i].type, other.type));
+      fields[i].required = fields[i].required && other.required;
+    }
+    return Type::struct_of(std::move(fields));
   }
   return invalid_argument("incompatible types {} and {}", a->to_string(), b->to_string());
 }

@@ -424,3 +424,64 @@ TEST(CliDemo, RunsTheLessonCaseTwiceInARow) {
 }
 
 }  // namespace
+
+namespace {
+
+class CliWriteTypes : public CliWrite {};
+
+// Every Spark type through INSERT ... VALUES (nested constructors and casts included), read back
+// by floe and by DuckDB from the data files.
+TEST_F(CliWriteTypes, EveryTypeRoundTripsThroughInsertAndCtas) {
+  sql("CREATE NAMESPACE db; CREATE TABLE db.types (b BOOLEAN, i INT, l BIGINT, f FLOAT, "
+      "d DOUBLE, dec DECIMAL(10,2), dt DATE, ts TIMESTAMP, tsn TIMESTAMP_NTZ, s STRING, "
+      "bin BINARY, st STRUCT<x: INT, y: STRING>, arr ARRAY<BIGINT>, m MAP<STRING, DOUBLE>) "
+      "PARTITIONED BY (truncate(2, s), bucket(4, l), months(dt));"
+      "INSERT INTO db.types VALUES (true, 1, 2, 1.5, 2.5, 3.25, DATE '2024-06-15', "
+      "TIMESTAMP '2024-06-15 10:00:00', TIMESTAMP_NTZ '2024-06-15 10:00:00', 'hello', X'CAFE', "
+      "named_struct('x', 1, 'y', 'a'), array(1, 2, 3), map('k', 7)), (NULL, NULL, NULL, NULL, "
+      "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL), (false, 3, 4, 0.5, 1.0, 1, "
+      "DATE '2024-07-01', '2024-07-01 00:00:00', '2024-07-01 00:00:00', 'world', X'00', "
+      "named_struct('x', 2, 'y', NULL), array(), map());"
+      "CREATE TABLE db.copy AS SELECT * FROM db.types");
+  for (const char* table : {"db.types", "db.copy"}) {
+    auto r = rows(std::string("SELECT i, CAST(dec AS STRING) AS dec, CAST(ts AS STRING) AS ts, "
+                              "st.x AS x, st.y AS y, arr, m['k'] AS k FROM ") +
+                  table + " ORDER BY i");
+    ASSERT_EQ(r.size(), 3u) << table;
+    EXPECT_TRUE(r[0]["i"].is_null());
+    EXPECT_EQ(r[1]["dec"], "3.25");
+    EXPECT_EQ(r[1]["ts"], "2024-06-15 10:00:00");
+    EXPECT_EQ(r[1]["y"], "a");
+    EXPECT_EQ(r[1]["arr"], nlohmann::json::parse("[1,2,3]"));
+    EXPECT_EQ(r[1]["k"], 7.0);
+    EXPECT_EQ(r[2]["dec"], "1.00");
+    EXPECT_EQ(r[2]["x"], 2);
+    EXPECT_TRUE(r[2]["y"].is_null());
+    EXPECT_EQ(r[2]["arr"], nlohmann::json::array());
+  }
+  auto files = rows("SELECT file_path, partition FROM db.types.files");
+  ASSERT_EQ(files.size(), 3u);
+  std::string list;
+  for (const auto& f : files) {
+    list += (list.empty() ? "" : ", ") + ("'" + f["file_path"].get<std::string>() + "'");
+    std::string path = f["file_path"];
+    EXPECT_TRUE(path.find("/s_trunc=he/l_bucket=0/dt_month=2024-06/") != std::string::npos ||
+                path.find("/s_trunc=wo/l_bucket=2/dt_month=2024-07/") != std::string::npos ||
+                path.find("/s_trunc=null/l_bucket=null/dt_month=null/") != std::string::npos)
+        << path;
+  }
+  nlohmann::json queries = nlohmann::json::array();
+  queries.push_back("SELECT i, st.y, arr, m['k'], CAST(\"dec\" AS VARCHAR), tsn FROM read_parquet([" +
+                    list + "]) ORDER BY i NULLS FIRST");
+  std::string qfile = dir_ + "/queries.json";
+  std::ofstream(qfile) << queries.dump();
+  std::string duck = run_command("cd " +
+                                 shell_quote(std::string(FLOE_SOURCE_DIR) + "/tests/oracle") +
+                                 " && node sql_duckdb.mjs " + shell_quote(qfile));
+  EXPECT_NE(duck.find("[1,\"a\",[1,2,3],7,\"3.25\",\"2024-06-15T10:00:00.000000\"]"),
+            std::string::npos)
+      << duck;
+  EXPECT_NE(duck.find("##END 3"), std::string::npos) << duck;
+}
+
+}  // namespace
