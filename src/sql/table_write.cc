@@ -30,6 +30,11 @@ Result<WriteResult> write_rows(Table& table, const RowSource& source, const File
   return result;
 }
 
+void stamp_engine(SnapshotUpdate& update) {
+  update.set_summary("engine-name", "floe");
+  update.set_summary("engine-version", "0.1.0");
+}
+
 RowSource plan_source(PlanNode& plan, ExecContext& exec) {
   return [&plan, &exec](const BatchSink& sink) { return run_plan(plan, exec, sink); };
 }

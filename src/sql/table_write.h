@@ -24,6 +24,10 @@ using FileCommit = std::function<Status(std::vector<DataFile> files)>;
 // files written are removed, except when the commit's outcome is unknown (they may be live).
 Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit);
 
+// Marks a snapshot as written by floe's SQL engine, as Spark adds engine-name and
+// engine-version to the summaries it commits.
+void stamp_engine(SnapshotUpdate& update);
+
 // A plan as a row source.
 RowSource plan_source(PlanNode& plan, ExecContext& exec);
 

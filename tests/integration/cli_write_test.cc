@@ -258,6 +258,9 @@ TEST_F(CliWrite, InsertOverwriteReplacesOnlyThePartitionsWritten) {
   auto snaps = rows("SELECT operation FROM db.t.snapshots ORDER BY committed_at");
   ASSERT_EQ(snaps.size(), 2u);
   EXPECT_EQ(snaps[1]["operation"], "overwrite");
+  for (const auto& e : rows("SELECT summary['engine-name'] AS e FROM db.t.snapshots")) {
+    EXPECT_EQ(e["e"], "floe");
+  }
   // Static overwrite of one partition.
   sql("INSERT OVERWRITE db.t PARTITION (country = 'FR') SELECT 30");
   r = rows("SELECT id, country FROM db.t ORDER BY id");
