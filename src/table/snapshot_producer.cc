@@ -115,11 +115,22 @@ class SummaryBuilder {
   std::map<std::string, UpdateMetrics> partitions_;
 };
 
+// Java's SnapshotIdGeneratorUtil: a random UUID's two halves xor-ed, made positive. random_uuid()
+// reseeds after fork(), so forked writers never draw the same ids.
 int64_t random_snapshot_id() {
-  thread_local std::mt19937_64 rng{std::random_device{}() ^
-                                   static_cast<uint64_t>(now_ms()) * 0x9E3779B97F4A7C15ULL};
   int64_t id = 0;
-  while (id == 0) id = static_cast<int64_t>(rng() & std::numeric_limits<int64_t>::max());
+  while (id == 0) {
+    std::string uuid = random_uuid();
+    uint64_t halves[2] = {0, 0};
+    int nibbles = 0;
+    for (char c : uuid) {
+      if (c == '-') continue;
+      uint64_t v = static_cast<uint64_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+      halves[nibbles / 16] = (halves[nibbles / 16] << 4) | v;
+      ++nibbles;
+    }
+    id = static_cast<int64_t>((halves[0] ^ halves[1]) & std::numeric_limits<int64_t>::max());
+  }
   return id;
 }
 
