@@ -222,8 +222,14 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equa
       f = table_->schemas[i]->find_field(id);
     }
     if (f == nullptr) {
-      return invalid_data("equality-delete file {}: equality field id {} is in no table schema",
-                          d.file.file_path, id);
+      // Unknown to every schema: Parquet reads it by id alone (no column, null keys); Avro
+      // reports the type mismatch.
+      NestedField unknown;
+      unknown.id = id;
+      unknown.name = fmt::format("field {}", id);
+      unknown.type = Type::unknown();
+      fields.push_back(std::move(unknown));
+      continue;
     }
     fields.push_back(*f);
   }

@@ -16,10 +16,11 @@ using parquet::MappedField;
 enum class Op : uint8_t {
   kNull,  // the null branch of a union
   kBool,
-  kInt,             // int -> int32 (int, date)
-  kIntToLong,       // int -> int64 (long promotion, time-millis)
-  kLong,            // long -> int64
-  kMillisToMicros,  // long timestamp-millis -> micros
+  kInt,                // int -> int32 (int, date)
+  kIntToLong,          // int -> int64 (long promotion, time-millis)
+  kLong,               // long -> int64
+  kMillisToMicros,     // long timestamp-millis -> micros
+  kIntMillisToMicros,  // int time-millis -> micros
   kIntToFloat,
   kLongToFloat,
   kFloat,
@@ -68,6 +69,11 @@ const MappedField* mapped(const std::vector<MappedField>* level, const std::stri
   return nullptr;
 }
 
+int decimal_scale(const Node& n) {
+  auto it = n.props.find("scale");
+  return it != n.props.end() && it->is_number_integer() ? it->get<int>() : 0;
+}
+
 class Resolver {
  public:
   explicit Resolver(std::string path) : path_(std::move(path)) {}
@@ -80,6 +86,8 @@ class Resolver {
     if (w->type == AvroType::kUnion) {
       p.op = Op::kUnion;
       bool any = false;
+      std::optional<Status> only_error;  // the reason when the one non-null branch fails
+      int non_null = 0;
       for (const Node* b : w->branches) {
         if (b->type == AvroType::kNull) {
           Plan n;
@@ -88,6 +96,8 @@ class Resolver {
           continue;
         }
         auto r = resolve(b, target, where, mapping);
+        ++non_null;
+        if (!r.ok()) only_error = r.status();
         if (r.ok()) {
           any = true;
           p.children.push_back(std::move(*r));
@@ -99,6 +109,7 @@ class Resolver {
           p.children.push_back(std::move(e));
         }
       }
+      if (!any && non_null == 1 && only_error) return *only_error;
       if (!any) return mismatch(w, target, where);
       return p;
     }
@@ -116,6 +127,9 @@ class Resolver {
         break;
       case TypeId::kTime:
         if (w->type == AvroType::kLong) return op(p, Op::kLong);
+        if (w->type == AvroType::kInt && w->logical_type == "time-millis") {
+          return op(p, Op::kIntMillisToMicros);
+        }
         break;
       case TypeId::kTimestamp:
       case TypeId::kTimestampTz:
@@ -157,6 +171,11 @@ class Resolver {
         if (w->type == AvroType::kBytes) return op(p, Op::kBytesToFixed);
         break;
       case TypeId::kDecimal:
+        if (w->logical_type == "decimal" && decimal_scale(*w) != target->scale()) {
+          return invalid_data(
+              "{}: field '{}' is a decimal of scale {} in the file, the table expects {}", path_,
+              where, decimal_scale(*w), target->to_string());
+        }
         if (w->type == AvroType::kFixed && w->size <= 16) return op(p, Op::kDecimalFixed);
         if (w->type == AvroType::kBytes) return op(p, Op::kDecimalBytes);
         break;
@@ -402,6 +421,9 @@ void decode(const Plan& p, Decoder& d, ColumnVector& col) {
       break;
     case Op::kMillisToMicros:
       col.append_fixed<int64_t>(d.read_long() * 1000);
+      break;
+    case Op::kIntMillisToMicros:
+      col.append_fixed<int64_t>(int64_t{d.read_int()} * 1000);
       break;
     case Op::kIntToFloat:
       col.append_fixed<float>(static_cast<float>(d.read_int()));
