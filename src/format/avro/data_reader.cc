@@ -221,8 +221,13 @@ class Resolver {
       return invalid_data("{}: the Avro schema is a {}, not a record", path_,
                           avro_type_name(w->type));
     }
+    // Each writer field feeds at most one column (a repeated id is read once).
+    std::vector<bool> used(w->fields.size(), false);
     for (const auto& f : fields) {
-      if (find_field(*w, f, mapping) >= 0) present->push_back(f);
+      int i = find_field(*w, f, mapping);
+      if (i < 0 || used[static_cast<size_t>(i)]) continue;
+      used[static_cast<size_t>(i)] = true;
+      present->push_back(f);
     }
     Plan p;
     p.node = w;
@@ -530,6 +535,31 @@ void decode(const Plan& p, Decoder& d, ColumnVector& col) {
   }
 }
 
+// The fewest bytes one datum of `n` takes, so a corrupt object count cannot make the reader
+// loop far beyond the block's data. Unions and collections take at least their index/count.
+int64_t min_bytes(const Node& n) {
+  switch (n.type) {
+    case AvroType::kNull:
+      return 0;
+    case AvroType::kFloat:
+      return 4;
+    case AvroType::kDouble:
+      return 8;
+    case AvroType::kFixed:
+      return n.size;
+    case AvroType::kRecord: {
+      int64_t total = 0;
+      for (const auto& f : n.fields) total += min_bytes(*f.type);
+      return total;
+    }
+    default:
+      return 1;
+  }
+}
+
+// Rows of zero bytes (records of nulls) are legal; a block claiming more is treated as corrupt.
+constexpr int64_t kMaxEmptyRowsPerBlock = int64_t{1} << 24;
+
 }  // namespace
 
 struct DataReader::Impl {
@@ -591,8 +621,18 @@ Result<std::optional<ColumnBatch>> DataReader::next_batch() {
     const int64_t start = im.options.split_start;
     const int64_t length = im.options.split_length;
     if (offset < start || (length >= 0 && offset >= start + length)) continue;
-    ColumnVector row(im.row_type);
     Decoder& d = c.decoder();
+    const int64_t row_bytes = min_bytes(c.schema().root());
+    if (row_bytes > 0 ? n > static_cast<int64_t>(d.remaining()) / row_bytes
+                      : n > kMaxEmptyRowsPerBlock) {
+      return c.block_error(
+          fmt::format("object count {} exceeds the block's {} bytes", n, d.remaining()));
+    }
+    ColumnVector row(im.row_type);
+    for (size_t i = 0; i < row.num_children(); ++i) {
+      ColumnVector& col = row.child(i);
+      if (col.value_width() > 0) col.values().reserve(static_cast<size_t>(n * col.value_width()));
+    }
     for (int64_t i = 0; i < n && d.ok(); ++i) decode_record(im.plan, d, row);
     FLOE_TRY(c.finish_block());
     im.first_row = first;

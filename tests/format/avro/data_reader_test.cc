@@ -241,6 +241,44 @@ TEST(AvroDataReader, ProjectsSubsetsReordersAndFillsMissingNestedFields) {
   EXPECT_EQ(got->rows[6], R"({"s":"row-6-é","point":null,"id":1099511627782})");
 }
 
+TEST(AvroDataReader, ARepeatedFieldIsReadOnce) {
+  auto io = make_memory_file_io();
+  write_file(io, "mem://t/r.avro", all_batch(5), {});
+  auto got =
+      read_back(io, "mem://t/r.avro", {field(3, "i", Type::int32()), field(3, "i", Type::int32())});
+  ASSERT_TRUE(got.ok()) << got.status().to_string();
+  ASSERT_EQ(got->present.size(), 1u);
+  EXPECT_EQ(got->rows[1], R"({"i":-7})");
+}
+
+TEST(AvroDataReader, AnObjectCountBeyondTheBlockIsCorrupt) {
+  const char* schema = R"({"type":"record","name":"r","fields":[{"name":"a","type":"long"}]})";
+  ContainerWriterOptions co;
+  co.codec = Codec::kNull;
+  ContainerWriter w(std::string(schema), {}, co);
+  for (int i = 0; i < 3; ++i) {
+    w.encoder().write_long(i);
+    ASSERT_TRUE(w.end_object().ok());
+  }
+  std::string bytes = *w.finish();
+  auto container = ContainerReader::open(bytes, "x");
+  ASSERT_TRUE(container.ok());
+  ASSERT_TRUE((*container)->next_block().ok());
+  size_t at = (*container)->block_offset();
+  ASSERT_EQ(bytes[at], '\x06');  // zigzag 3
+  // 2^40 objects claimed by a 3-byte block.
+  Encoder e;
+  e.write_long(int64_t{1} << 40);
+  std::string huge = e.buffer();
+  bytes.replace(at, 1, huge);
+  auto io = make_memory_file_io();
+  ASSERT_TRUE(io->write_file("mem://t/huge.avro", bytes).ok());
+  auto got = read_back(io, "mem://t/huge.avro", {field(1, "a", Type::int64())});
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("mem://t/huge.avro"), std::string::npos)
+      << got.status().to_string();
+}
+
 TEST(AvroDataReader, PromotesIntToLongAndFloatToDouble) {
   auto io = make_memory_file_io();
   ColumnBatch in = all_batch(10);
