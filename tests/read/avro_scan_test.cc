@@ -1,8 +1,8 @@
 // Scanning a table whose data and delete files are Avro: files written by AvroDataWriter under
 // an older schema (a renamed column, a promoted float, a partition column the file lacks),
 // manifests and a snapshot built by hand, and position deletes spanning container blocks plus
-// equality deletes (both Avro files) applied, with and without a residual filter; the Spark-written
-// Avro fixture; and a table written with write.format.default=avro through TableWriter.
+// equality deletes (both Avro files) applied, with and without a residual filter; the
+// Spark-written Avro fixture; a table written with write.format.default=avro by TableWriter.
 #include <gtest/gtest.h>
 
 #include <algorithm>
