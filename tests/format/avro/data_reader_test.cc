@@ -435,7 +435,12 @@ schema = avro.schema.parse(json.dumps({
         {"name": "a", "type": "long", "field-id": 8},
         {"name": "m", "type": {"type": "map", "values": ["int", "null"], "key-id": 10,
                                "value-id": 11}, "field-id": 9}]}], "field-id": 7},
-    {"name": "noid", "type": "string"}
+    {"name": "noid", "type": "string"},
+    {"name": "multi", "type": ["int", "null", "long"], "field-id": 12},
+    {"name": "kv", "type": {"type": "array", "logicalType": "map", "items": {
+        "type": "record", "name": "k14_v15", "fields": [
+            {"name": "key", "type": "int", "field-id": 14},
+            {"name": "value", "type": ["null", "string"], "field-id": 15}]}}, "field-id": 13}
   ]}))
 w = avro.datafile.DataFileWriter(open(sys.argv[1], "wb"), avro.io.DatumWriter(), schema,
                                  codec="deflate")
@@ -446,7 +451,9 @@ for i in range(5):
               "uid": "12345678-1234-5678-9abc-def01234567%d" % i,
               "ignored": list(range(i)),
               "nested": None if i == 4 else {"a": i * 100, "m": {"x": i, "y": None}},
-              "noid": "plain%d" % i})
+              "noid": "plain%d" % i,
+              "multi": None if i == 1 else (i if i % 2 else 2**40 + i),
+              "kv": [{"key": i, "value": "v"}, {"key": -i, "value": None}][:i % 3]})
 w.close()
 )PY";
 
@@ -484,6 +491,19 @@ TEST(AvroDataReader, ReadsAFileWrittenByPython3Avro) {
       R"("amount":"-2.49","score":1,"name":null,"id":2,"noid":"plain2"})");
   EXPECT_EQ(got->rows[4], R"({"nested":null,"uid":"12345678-1234-5678-9abc-def012345674",)"
                           R"("amount":"-4.99","score":2,"name":"n4","id":4,"noid":"plain4"})");
+
+  auto extra = read_back(
+      io, file,
+      {field(12, "multi", Type::int64()), field(13, "kv",
+                                                Type::map_of(field(14, "key", Type::int32(), true),
+                                                             field(15, "value", Type::string())))});
+  ASSERT_TRUE(extra.ok()) << extra.status().to_string();
+  ASSERT_EQ(extra->rows.size(), 5u);
+  EXPECT_EQ(extra->rows[0], R"({"multi":1099511627776,"kv":[]})");
+  EXPECT_EQ(extra->rows[1], R"({"multi":null,"kv":[{"key":1,"value":"v"}]})");
+  EXPECT_EQ(extra->rows[2],
+            R"({"multi":1099511627778,"kv":[{"key":2,"value":"v"},{"key":-2,"value":null}]})");
+  EXPECT_EQ(extra->rows[3], R"({"multi":3,"kv":[]})");
 
   // Name mapping: the id-less field gets its id from the mapping, not from its name.
   DataReaderOptions options;
