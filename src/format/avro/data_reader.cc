@@ -560,17 +560,118 @@ int64_t min_bytes(const Node& n) {
 // Rows of zero bytes (records of nulls) are legal; a block claiming more is treated as corrupt.
 constexpr int64_t kMaxEmptyRowsPerBlock = int64_t{1} << 24;
 
+// Length of the container header (magic, metadata map, sync marker) at the start of `prefix`,
+// or nullopt when the prefix is too short or not a header.
+std::optional<size_t> header_length(std::string_view prefix) {
+  if (prefix.substr(0, 4) != kAvroMagic) return std::nullopt;
+  Decoder d(prefix.data() + 4, prefix.size() - 4);
+  for (int64_t n = d.read_block_count(); n > 0 && d.ok(); n = d.read_block_count()) {
+    for (int64_t i = 0; i < n && d.ok(); ++i) {
+      d.read_bytes();
+      d.read_bytes();
+    }
+  }
+  d.read_fixed(16);
+  if (!d.ok()) return std::nullopt;
+  return d.offset() + 4;
+}
+
+// Bytes of the whole blocks at the start of `buf`. When not even the first block fits,
+// `*needed` is its length (0 if its header cannot be read).
+size_t whole_blocks(std::string_view buf, int64_t* needed) {
+  size_t p = 0;
+  *needed = 0;
+  while (p < buf.size()) {
+    Decoder d(buf.data() + p, buf.size() - p);
+    d.read_long();
+    int64_t size = d.read_long();
+    if (!d.ok() || size < 0) break;
+    uint64_t end = p + d.offset() + static_cast<uint64_t>(size) + 16;
+    if (end > buf.size()) {
+      if (p == 0) *needed = static_cast<int64_t>(end);
+      break;
+    }
+    p = static_cast<size_t>(end);
+  }
+  return p;
+}
+
 }  // namespace
 
 struct DataReader::Impl {
-  std::string data;
-  std::unique_ptr<ContainerReader> container;
+  FileIOPtr io;
+  std::string path;
+  std::string data;  // the whole file, or the header plus the blocks of the current window
+  std::unique_ptr<ContainerReader> head;  // owns the schema the plan points into
+  std::unique_ptr<ContainerReader> window;
+  ContainerReader* current = nullptr;  // head (whole file) or window
+  bool streaming = false;
+  int64_t file_size = 0;
+  std::string header;
+  int64_t next_pos = 0;  // file offset of the next window
+  int64_t window_start = 0;
   std::vector<NestedField> present;
   TypePtr row_type;
   Plan plan;
   DataReaderOptions options;
   int64_t next_row = 0;
   int64_t first_row = 0;
+
+  Status open_streaming() {
+    streaming = true;
+    int64_t want = std::min<int64_t>(file_size, 64 * 1024);
+    while (true) {
+      std::string prefix = FLOE_TRY(io->read_range(path, 0, want));
+      if (auto n = header_length(prefix)) {
+        header = prefix.substr(0, *n);
+        break;
+      }
+      if (want >= file_size) {
+        FLOE_TRY(ContainerReader::open(std::move(prefix), path));  // names the fault
+        return invalid_data("{}: invalid Avro header", path);
+      }
+      want = std::min(file_size, want * 4);
+    }
+    head = FLOE_TRY(ContainerReader::open(header, path));
+    next_pos = static_cast<int64_t>(header.size());
+    return Status::OK();
+  }
+
+  // Reads the next run of whole blocks (at least one) into a container of its own.
+  Result<bool> next_window() {
+    if (next_pos >= file_size) return false;
+    const int64_t rest = file_size - next_pos;
+    std::string buf =
+        FLOE_TRY(io->read_range(path, next_pos, std::min(rest, options.window_bytes)));
+    int64_t needed = 0;
+    size_t used = whole_blocks(buf, &needed);
+    if (used == 0 && static_cast<int64_t>(buf.size()) < rest) {
+      buf = FLOE_TRY(io->read_range(path, next_pos, needed > 0 ? std::min(needed, rest) : rest));
+      used = whole_blocks(buf, &needed);
+    }
+    if (used == 0) used = buf.size();  // corrupt or truncated: the container reports it
+    data = header;
+    data.append(buf, 0, used);
+    window_start = next_pos;
+    next_pos += static_cast<int64_t>(used);
+    auto opened = ContainerReader::open_view(data, path);
+    if (!opened.ok()) return in_window(opened.status(), header.size());
+    window = std::move(*opened);
+    current = window.get();
+    return true;
+  }
+
+  // File offset of a block of the current container.
+  int64_t file_offset(size_t block_offset) const {
+    if (!streaming) return static_cast<int64_t>(block_offset);
+    return window_start + static_cast<int64_t>(block_offset - header.size());
+  }
+  // Errors of a window's container count offsets from the window: name the file offset too.
+  Status in_window(const Status& s, size_t block_offset) const {
+    if (!streaming) return s;
+    return s.with_context(
+        fmt::format("{}: block at file offset {}", path, file_offset(block_offset)));
+  }
 };
 
 DataReader::~DataReader() = default;
@@ -578,8 +679,21 @@ DataReader::~DataReader() = default;
 Result<std::unique_ptr<DataReader>> DataReader::open(FileIOPtr io, const std::string& path,
                                                      std::vector<NestedField> fields,
                                                      DataReaderOptions options) {
-  std::string data = FLOE_TRY(io->read_file(path));
-  return open_bytes(std::move(data), path, std::move(fields), std::move(options));
+  int64_t size = FLOE_TRY(io->file_size(path));
+  if (size <= options.window_bytes) {
+    std::string data = FLOE_TRY(io->read_file(path));
+    return open_bytes(std::move(data), path, std::move(fields), std::move(options));
+  }
+  auto r = std::unique_ptr<DataReader>(new DataReader());
+  r->impl_ = std::make_unique<Impl>();
+  Impl& im = *r->impl_;
+  im.io = std::move(io);
+  im.path = path;
+  im.file_size = size;
+  im.options = std::move(options);
+  FLOE_TRY(im.open_streaming());
+  FLOE_TRY(r->resolve(std::move(fields)));
+  return r;
 }
 
 Result<std::unique_ptr<DataReader>> DataReader::open_bytes(std::string data, std::string path,
@@ -588,22 +702,30 @@ Result<std::unique_ptr<DataReader>> DataReader::open_bytes(std::string data, std
   auto r = std::unique_ptr<DataReader>(new DataReader());
   r->impl_ = std::make_unique<Impl>();
   Impl& im = *r->impl_;
+  im.path = path;
   im.data = std::move(data);
   im.options = std::move(options);
-  im.container = FLOE_TRY(ContainerReader::open_view(im.data, path));
+  im.head = FLOE_TRY(ContainerReader::open_view(im.data, path));
+  im.current = im.head.get();
+  FLOE_TRY(r->resolve(std::move(fields)));
+  return r;
+}
+
+Status DataReader::resolve(std::vector<NestedField> fields) {
+  Impl& im = *impl_;
   std::vector<MappedField> mapping;
   bool has_mapping = false;
   if (im.options.name_mapping) {
     auto parsed = parquet::parse_name_mapping(*im.options.name_mapping);
-    if (!parsed.ok()) return parsed.status().with_context(path + ": name mapping");
+    if (!parsed.ok()) return parsed.status().with_context(im.path + ": name mapping");
     mapping = std::move(*parsed);
     has_mapping = true;
   }
-  Resolver resolver(path);
-  im.plan = FLOE_TRY(resolver.top(&im.container->schema().root(), fields,
+  Resolver resolver(im.path);
+  im.plan = FLOE_TRY(resolver.top(&im.head->schema().root(), fields,
                                   has_mapping ? &mapping : nullptr, &im.present));
   im.row_type = Type::struct_of(im.present);
-  return r;
+  return Status::OK();
 }
 
 const std::vector<NestedField>& DataReader::present_fields() const { return impl_->present; }
@@ -612,21 +734,30 @@ int64_t DataReader::batch_first_row() const { return impl_->first_row; }
 
 Result<std::optional<ColumnBatch>> DataReader::next_batch() {
   Impl& im = *impl_;
-  ContainerReader& c = *im.container;
-  while (FLOE_TRY(c.next_block())) {
+  while (true) {
+    if (im.current == nullptr && !FLOE_TRY(im.next_window())) break;
+    ContainerReader& c = *im.current;
+    auto more = c.next_block();
+    if (!more.ok()) return im.in_window(more.status(), c.block_offset());
+    if (!*more) {
+      if (!im.streaming) break;
+      im.current = nullptr;
+      continue;
+    }
     const int64_t n = c.block_count();
     const int64_t first = im.next_row;
     im.next_row += n;
-    const auto offset = static_cast<int64_t>(c.block_offset());
+    const int64_t offset = im.file_offset(c.block_offset());
     const int64_t start = im.options.split_start;
     const int64_t length = im.options.split_length;
     if (offset < start || (length >= 0 && offset >= start + length)) continue;
     Decoder& d = c.decoder();
-    const int64_t row_bytes = min_bytes(c.schema().root());
+    const int64_t row_bytes = min_bytes(im.head->schema().root());
     if (row_bytes > 0 ? n > static_cast<int64_t>(d.remaining()) / row_bytes
                       : n > kMaxEmptyRowsPerBlock) {
-      return c.block_error(
-          fmt::format("object count {} exceeds the block's {} bytes", n, d.remaining()));
+      return im.in_window(c.block_error(fmt::format("object count {} exceeds the block's {} bytes",
+                                                    n, d.remaining())),
+                          c.block_offset());
     }
     ColumnVector row(im.row_type);
     for (size_t i = 0; i < row.num_children(); ++i) {
@@ -634,7 +765,8 @@ Result<std::optional<ColumnBatch>> DataReader::next_batch() {
       if (col.value_width() > 0) col.values().reserve(static_cast<size_t>(n * col.value_width()));
     }
     for (int64_t i = 0; i < n && d.ok(); ++i) decode_record(im.plan, d, row);
-    FLOE_TRY(c.finish_block());
+    Status finished = c.finish_block();
+    if (!finished.ok()) return im.in_window(finished, c.block_offset());
     im.first_row = first;
     ColumnBatch batch;
     batch.fields = im.present;

@@ -204,6 +204,15 @@ TEST(AvroDataReader, EveryTypeRoundTripsOverSeveralBlocks) {
     EXPECT_GT(got->batches, 3);
     EXPECT_EQ(got->present.size(), all_fields().size());
     EXPECT_EQ(got->rows, rows_of(in));
+    // Windowed reading (windows smaller than some blocks) returns the same rows.
+    for (int64_t window : {700, 3000}) {
+      DataReaderOptions options;
+      options.window_bytes = window;
+      auto windowed = read_back(io, "mem://t/all.avro", all_fields(), options);
+      ASSERT_TRUE(windowed.ok()) << windowed.status().to_string();
+      EXPECT_EQ(windowed->batches, got->batches);
+      EXPECT_EQ(windowed->rows, got->rows);
+    }
   }
 }
 
@@ -312,6 +321,7 @@ TEST(AvroDataReader, ByteRangeSplitsReadEveryBlockOnceWithFileRowPositions) {
     DataReaderOptions options;
     options.split_start = start;
     options.split_length = 1000;
+    options.window_bytes = start % 2000 == 0 ? 900 : 16 << 20;  // windowed for some splits
     auto reader = DataReader::open(io, "mem://t/s.avro", all_fields(), options);
     ASSERT_TRUE(reader.ok()) << reader.status().to_string();
     bool any = false;
@@ -379,7 +389,9 @@ TEST(AvroDataReader, CorruptOrTruncatedFilesFailCleanly) {
   for (size_t len = 0; len < bytes.size(); len += 37) {
     ASSERT_TRUE(
         io->write_file("mem://t/trunc.avro", bytes.substr(0, len), WriteMode::kOverwrite).ok());
-    auto got = read_back(io, "mem://t/trunc.avro", all_fields());
+    DataReaderOptions options;
+    options.window_bytes = len % 2 ? 500 : 16 << 20;
+    auto got = read_back(io, "mem://t/trunc.avro", all_fields(), options);
     if (!got.ok()) {
       ++failures;
       EXPECT_NE(got.status().message().find("mem://t/trunc.avro"), std::string::npos)
@@ -392,20 +404,28 @@ TEST(AvroDataReader, CorruptOrTruncatedFilesFailCleanly) {
   ASSERT_TRUE(container.ok());
   ASSERT_TRUE((*container)->next_block().ok());
   size_t header = (*container)->block_offset();
-  int corrupt_errors = 0;
+  int corrupt_errors = 0, windowed_errors = 0;
   for (size_t pos = header; pos < bytes.size(); pos += 53) {
     std::string bad = bytes;
     bad[pos] = static_cast<char>(bad[pos] ^ 0x5a);
     bad[pos + 1 < bad.size() ? pos + 1 : pos] = '\x81';
     ASSERT_TRUE(io->write_file("mem://t/bad.avro", bad, WriteMode::kOverwrite).ok());
-    auto got = read_back(io, "mem://t/bad.avro", all_fields());
+    DataReaderOptions options;
+    options.window_bytes = pos % 2 ? 500 : 16 << 20;
+    auto got = read_back(io, "mem://t/bad.avro", all_fields(), options);
     if (!got.ok()) {
       ++corrupt_errors;
-      EXPECT_NE(got.status().message().find("offset"), std::string::npos)
-          << got.status().to_string();
+      const std::string& msg = got.status().message();
+      EXPECT_NE(msg.find("offset"), std::string::npos) << msg;
+      // Windowed: the window's offsets are relative, so the file offset is named as well.
+      if (options.window_bytes == 500 && msg.find("block") != std::string::npos) {
+        EXPECT_NE(msg.find("block at file offset"), std::string::npos) << msg;
+        ++windowed_errors;
+      }
     }
   }
   EXPECT_GT(corrupt_errors, 0);
+  EXPECT_GT(windowed_errors, 0);
 }
 
 // ---- a file written by python3-avro

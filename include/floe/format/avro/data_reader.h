@@ -26,11 +26,15 @@ struct DataReaderOptions {
   // are returned (row positions still count every block). split_length < 0 = to the end.
   int64_t split_start = 0;
   int64_t split_length = -1;
+  // Files up to this size are read whole; larger ones in windows of about this many bytes
+  // (whole blocks, at least one), so memory stays bounded by the window and one block.
+  int64_t window_bytes = 16 << 20;
 };
 
 class DataReader {
  public:
-  // Reads the whole file through `io`. `fields` are the requested top-level Iceberg fields.
+  // Reads the file through `io` (whole, or in windows when larger than
+  // options.window_bytes). `fields` are the requested top-level Iceberg fields.
   static Result<std::unique_ptr<DataReader>> open(FileIOPtr io, const std::string& path,
                                                   std::vector<NestedField> fields,
                                                   DataReaderOptions options = {});
@@ -52,6 +56,7 @@ class DataReader {
 
  private:
   DataReader() = default;
+  Status resolve(std::vector<NestedField> fields);
   std::unique_ptr<Impl> impl_;
 };
 
