@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "floe/format/avro/data_reader.h"
 #include "floe/format/parquet/reader.h"
 #include "floe/read/batch_ops.h"
 #include "floe/scan/evaluators.h"
@@ -93,22 +94,44 @@ DataFile row_group_as_file(const parquet::RowGroupInfo& rg) {
   return f;
 }
 
-Result<std::vector<ColumnBatch>> read_all(FileIOPtr io, const std::string& path,
-                                          const std::vector<int32_t>& ids,
-                                          const std::optional<std::string>& name_mapping,
-                                          std::optional<int64_t> size) {
+bool is_parquet(const std::string& format) { return to_lower(format) == "parquet"; }
+bool is_avro(const std::string& format) { return to_lower(format) == "avro"; }
+
+}  // namespace
+
+Result<std::vector<ColumnBatch>> ScanReader::read_all(
+    const DataFile& file, const std::vector<NestedField>& fields,
+    const std::optional<std::string>& name_mapping) {
+  const std::string& path = file.file_path;
+  std::vector<ColumnBatch> out;
+  if (is_avro(file.file_format)) {
+    avro::DataReaderOptions options;
+    options.name_mapping = name_mapping;
+    auto reader = FLOE_TRY(avro::DataReader::open(io_, path, fields, options));
+    while (true) {
+      auto b = FLOE_TRY(reader->next_batch());
+      if (!b) break;
+      out.push_back(std::move(*b));
+    }
+    return out;
+  }
+  if (!is_parquet(file.file_format)) {
+    return not_supported("{} delete files are not supported: {}", file.file_format, path);
+  }
+  std::vector<int32_t> ids;
+  for (const auto& f : fields) ids.push_back(f.id);
+  std::optional<int64_t> size = file.file_size_in_bytes;
   parquet::ReaderOptions ro;
   ro.name_mapping = name_mapping;
   ro.file_size = size;
-  auto opened = parquet::ParquetReader::open(io, path, ro);
+  auto opened = parquet::ParquetReader::open(io_, path, ro);
   if (!opened.ok() && size && opened.status().kind() == ErrorKind::kInvalidData) {
     ro.file_size.reset();  // the manifest's size may be wrong; ask storage
-    opened = parquet::ParquetReader::open(io, path, ro);
+    opened = parquet::ParquetReader::open(io_, path, ro);
   }
   if (!opened.ok()) return opened.status();
   auto reader = std::move(*opened);
   FLOE_TRY(reader->select(ids));
-  std::vector<ColumnBatch> out;
   while (true) {
     auto b = FLOE_TRY(reader->next_batch());
     if (!b) break;
@@ -116,10 +139,6 @@ Result<std::vector<ColumnBatch>> read_all(FileIOPtr io, const std::string& path,
   }
   return out;
 }
-
-bool is_parquet(const std::string& format) { return to_lower(format) == "parquet"; }
-
-}  // namespace
 
 struct ScanReader::FileDeletes {
   std::unordered_map<std::string, PositionDeleteSet> by_path;
@@ -151,12 +170,14 @@ Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::position_dele
 
 Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::load_position_deletes(
     const DeleteFile& d) {
-  if (!is_parquet(d.file.file_format)) {
-    return not_supported("{} position-delete files are not supported yet: {}", d.file.file_format,
-                         d.file.file_path);
-  }
-  auto batches = FLOE_TRY(read_all(io_, d.file.file_path, {kDeleteFilePathId, kDeletePosId},
-                                   std::nullopt, d.file.file_size_in_bytes));
+  std::vector<NestedField> fields(2);
+  fields[0].id = kDeleteFilePathId;
+  fields[0].name = "file_path";
+  fields[0].type = Type::string();
+  fields[1].id = kDeletePosId;
+  fields[1].name = "pos";
+  fields[1].type = Type::int64();
+  auto batches = FLOE_TRY(read_all(d.file, fields, std::nullopt));
   auto out = std::make_shared<FileDeletes>();
   for (const auto& b : batches) {
     const ColumnVector* paths = column_by_id(b, kDeleteFilePathId);
@@ -189,17 +210,30 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::equality_
 
 Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equality_deletes(
     const DeleteFile& d) {
-  if (!is_parquet(d.file.file_format)) {
-    return not_supported("{} equality-delete files are not supported yet: {}", d.file.file_format,
-                         d.file.file_path);
-  }
   if (!d.file.equality_ids || d.file.equality_ids->empty()) {
     return invalid_data("equality-delete file {} has no equality_ids", d.file.file_path);
   }
   auto out = std::make_shared<EqualityDeletes>();
   out->ids = *d.file.equality_ids;
-  auto batches =
-      FLOE_TRY(read_all(io_, d.file.file_path, out->ids, name_mapping_, d.file.file_size_in_bytes));
+  std::vector<NestedField> fields;
+  for (int32_t id : out->ids) {
+    const NestedField* f = schema_.find_field(id);
+    for (size_t i = 0; f == nullptr && i < table_->schemas.size(); ++i) {
+      f = table_->schemas[i]->find_field(id);
+    }
+    if (f == nullptr) {
+      // Unknown to every schema: Parquet reads it by id alone (no column, null keys); Avro
+      // reports the type mismatch.
+      NestedField unknown;
+      unknown.id = id;
+      unknown.name = fmt::format("field {}", id);
+      unknown.type = Type::unknown();
+      fields.push_back(std::move(unknown));
+      continue;
+    }
+    fields.push_back(*f);
+  }
+  auto batches = FLOE_TRY(read_all(d.file, fields, name_mapping_));
   std::string key;
   for (const auto& b : batches) {
     std::vector<const ColumnVector*> cols;
@@ -305,33 +339,85 @@ Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
   return set;
 }
 
+struct ScanReader::TaskState {
+  const DataFile* file = nullptr;
+  ExprPtr residual;
+  std::vector<std::shared_ptr<const EqualityDeletes>> equality;
+  std::vector<NestedField> work;  // the output fields, then helper columns
+  PositionDeleteSet positions;
+  const PartitionSpec* spec = nullptr;
+  std::vector<uint8_t> keep;
+  std::string key;
+
+  // Constant for a column the file lacks: identity partition value, initial default, null.
+  Literal missing_value(const NestedField& f) const {
+    if (spec) {
+      for (size_t i = 0; i < spec->fields().size() && i < file->partition.size(); ++i) {
+        const auto& pf = spec->fields()[i];
+        if (pf.source_id == f.id && pf.transform.is_identity() && !file->partition[i].is_null()) {
+          auto c = convert_literal(file->partition[i], f.type);
+          if (c.ok() && c->first == Conversion::kOk) return c->second;
+        }
+      }
+    }
+    if (f.initial_default) return *f.initial_default;
+    return Literal::null(f.type);
+  }
+};
+
 Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
   const DataFile& file = *task.file;
-  if (!is_parquet(file.file_format)) {
+  const bool avro = is_avro(file.file_format);
+  if (!avro && !is_parquet(file.file_format)) {
     return not_supported("{} data files are not supported yet: {}", file.file_format,
                          file.file_path);
   }
   stats_.files++;
-  const ExprPtr residual = task.residual ? task.residual : always_true();
+  TaskState state;
+  state.file = &file;
+  state.residual = task.residual ? task.residual : always_true();
+  state.spec = table_->spec_by_id(file.spec_id);
 
   // Columns to read: the output, the residual's and the equality deletes'.
-  std::vector<std::shared_ptr<const EqualityDeletes>> equality = FLOE_TRY(equality_sets_for(task));
-  std::vector<NestedField> work = fields_;
+  state.equality = FLOE_TRY(equality_sets_for(task));
+  state.work = fields_;
   auto want_top_level = [&](int32_t id) {
     int32_t top = id;
     for (auto p = schema_.parent_id(top); p; p = schema_.parent_id(top)) top = *p;
-    for (const auto& f : work) {
+    for (const auto& f : state.work) {
       if (f.id == top) return;
     }
-    if (const NestedField* f = schema_.find_field(top)) work.push_back(*f);
+    if (const NestedField* f = schema_.find_field(top)) state.work.push_back(*f);
   };
-  for (int32_t id : referenced_field_ids(residual)) want_top_level(id);
-  for (const auto& e : equality) {
+  for (int32_t id : referenced_field_ids(state.residual)) want_top_level(id);
+  for (const auto& e : state.equality) {
     for (int32_t id : e->ids) want_top_level(id);
   }
-  std::vector<int32_t> read_ids;
-  for (const auto& f : work) read_ids.push_back(f.id);
+  return avro ? read_avro(task, state, sink) : read_parquet(task, state, sink);
+}
 
+Status ScanReader::read_avro(const FileScanTask& task, TaskState& state, const BatchSink& sink) {
+  const DataFile& file = *task.file;
+  avro::DataReaderOptions options;
+  options.name_mapping = name_mapping_;
+  if (task.start != 0 || (task.length > 0 && task.length != file.file_size_in_bytes)) {
+    options.split_start = task.start;
+    options.split_length = task.length;
+  }
+  auto reader = FLOE_TRY(avro::DataReader::open(io_, file.file_path, state.work, options));
+  state.positions = FLOE_TRY(positions_for(task));
+  while (true) {
+    auto raw = FLOE_TRY(reader->next_batch());
+    if (!raw) break;
+    FLOE_TRY(process_batch(state, *raw, reader->batch_first_row(), sink));
+  }
+  return Status::OK();
+}
+
+Status ScanReader::read_parquet(const FileScanTask& task, TaskState& state, const BatchSink& sink) {
+  const DataFile& file = *task.file;
+  std::vector<int32_t> read_ids;
+  for (const auto& f : state.work) read_ids.push_back(f.id);
   parquet::ReaderOptions ro;
   ro.name_mapping = name_mapping_;
   ro.file_size = file.file_size_in_bytes;
@@ -351,8 +437,8 @@ Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
   if (!opened.ok()) return opened.status();
   auto reader = std::move(*opened);
   FLOE_TRY(reader->select(read_ids));
-  if (residual->op() != Operation::kTrue) {
-    auto evaluator = std::make_shared<InclusiveMetricsEvaluator>(residual);
+  if (state.residual->op() != Operation::kTrue) {
+    auto evaluator = std::make_shared<InclusiveMetricsEvaluator>(state.residual);
     // The reader asks only about row groups inside the split; count the ones pruned here.
     reader->set_row_group_filter([evaluator, this](const parquet::RowGroupInfo& rg) {
       bool keep = evaluator->might_match(row_group_as_file(rg));
@@ -360,83 +446,72 @@ Status ScanReader::read(const FileScanTask& task, const BatchSink& sink) {
       return keep;
     });
   }
-  PositionDeleteSet positions = FLOE_TRY(positions_for(task));
-
-  // Constants for columns the file lacks: identity partition value, initial default, null.
-  const PartitionSpec* spec = table_->spec_by_id(file.spec_id);
-  auto missing_value = [&](const NestedField& f) -> Literal {
-    if (spec) {
-      for (size_t i = 0; i < spec->fields().size() && i < file.partition.size(); ++i) {
-        const auto& pf = spec->fields()[i];
-        if (pf.source_id == f.id && pf.transform.is_identity() && !file.partition[i].is_null()) {
-          auto c = convert_literal(file.partition[i], f.type);
-          if (c.ok() && c->first == Conversion::kOk) return c->second;
-        }
-      }
-    }
-    if (f.initial_default) return *f.initial_default;
-    return Literal::null(f.type);
-  };
+  state.positions = FLOE_TRY(positions_for(task));
 
   std::vector<int64_t> first_rows(reader->metadata().row_groups.size() + 1, 0);
   for (size_t i = 0; i < reader->metadata().row_groups.size(); ++i) {
     first_rows[i + 1] = first_rows[i] + reader->metadata().row_groups[i].num_rows;
   }
   std::vector<int> selected = FLOE_TRY(reader->selected_row_groups());
-
-  std::vector<uint8_t> keep;
-  std::string key;
   for (int rg : selected) {
     ColumnBatch raw = FLOE_TRY(reader->read_row_group(rg));
-    stats_.row_groups_read++;
-    const int64_t n = raw.num_rows;
-    stats_.rows_read += n;
-    // Project to the table schema by field id.
-    ColumnBatch batch;
-    batch.num_rows = n;
-    for (const auto& f : work) {
-      int idx = raw.find(f.id);
-      ColumnPtr col;
-      if (idx >= 0) {
-        // By field id at every depth: renames, added and dropped struct fields, promotions.
-        auto evolved = evolve_column(raw.columns[static_cast<size_t>(idx)], f.type);
-        if (!evolved.ok()) {
-          return evolved.status().with_context(file.file_path + ": column '" + f.name + "'");
-        }
-        col = std::move(*evolved);
-      } else {
-        col = FLOE_TRY(constant_column(f.type, missing_value(f), n));
-      }
-      batch.fields.push_back(f);
-      batch.columns.push_back(std::move(col));
-    }
-    keep.assign(static_cast<size_t>(n), 1);
-    positions.apply(first_rows[static_cast<size_t>(rg)], n, keep.data());
-    for (const auto& e : equality) {
-      std::vector<const ColumnVector*> cols;
-      for (int32_t id : e->ids) cols.push_back(column_by_id(batch, id));
-      for (int64_t i = 0; i < n; ++i) {
-        if (!keep[static_cast<size_t>(i)]) continue;
-        key.clear();
-        for (const ColumnVector* c : cols) append_key(c, i, &key);
-        if (e->keys.count(key)) keep[static_cast<size_t>(i)] = 0;
-      }
-    }
-    int64_t after_deletes = 0;
-    for (uint8_t k : keep) after_deletes += k;
-    stats_.rows_deleted += n - after_deletes;
-    FLOE_TRY(filter_mask(residual, batch, keep.data()));
-    int64_t kept = 0;
-    for (uint8_t k : keep) kept += k;
-    stats_.rows_filtered += after_deletes - kept;
-    if (kept == 0) continue;
-    // Drop the helper columns.
-    batch.fields.resize(fields_.size());
-    batch.columns.resize(fields_.size());
-    ColumnBatch out = take_rows(batch, keep.data());
-    FLOE_TRY(sink(std::move(out)));
+    FLOE_TRY(process_batch(state, raw, first_rows[static_cast<size_t>(rg)], sink));
   }
   return Status::OK();
+}
+
+Status ScanReader::process_batch(TaskState& state, const ColumnBatch& raw, int64_t first_row,
+                                 const BatchSink& sink) {
+  const DataFile& file = *state.file;
+  stats_.row_groups_read++;
+  const int64_t n = raw.num_rows;
+  stats_.rows_read += n;
+  // Project to the table schema by field id.
+  ColumnBatch batch;
+  batch.num_rows = n;
+  for (const auto& f : state.work) {
+    int idx = raw.find(f.id);
+    ColumnPtr col;
+    if (idx >= 0) {
+      // By field id at every depth: renames, added and dropped struct fields, promotions.
+      auto evolved = evolve_column(raw.columns[static_cast<size_t>(idx)], f.type);
+      if (!evolved.ok()) {
+        return evolved.status().with_context(file.file_path + ": column '" + f.name + "'");
+      }
+      col = std::move(*evolved);
+    } else {
+      col = FLOE_TRY(constant_column(f.type, state.missing_value(f), n));
+    }
+    batch.fields.push_back(f);
+    batch.columns.push_back(std::move(col));
+  }
+  std::vector<uint8_t>& keep = state.keep;
+  std::string& key = state.key;
+  keep.assign(static_cast<size_t>(n), 1);
+  state.positions.apply(first_row, n, keep.data());
+  for (const auto& e : state.equality) {
+    std::vector<const ColumnVector*> cols;
+    for (int32_t id : e->ids) cols.push_back(column_by_id(batch, id));
+    for (int64_t i = 0; i < n; ++i) {
+      if (!keep[static_cast<size_t>(i)]) continue;
+      key.clear();
+      for (const ColumnVector* c : cols) append_key(c, i, &key);
+      if (e->keys.count(key)) keep[static_cast<size_t>(i)] = 0;
+    }
+  }
+  int64_t after_deletes = 0;
+  for (uint8_t k : keep) after_deletes += k;
+  stats_.rows_deleted += n - after_deletes;
+  FLOE_TRY(filter_mask(state.residual, batch, keep.data()));
+  int64_t kept = 0;
+  for (uint8_t k : keep) kept += k;
+  stats_.rows_filtered += after_deletes - kept;
+  if (kept == 0) return Status::OK();
+  // Drop the helper columns.
+  batch.fields.resize(fields_.size());
+  batch.columns.resize(fields_.size());
+  ColumnBatch out = take_rows(batch, keep.data());
+  return sink(std::move(out));
 }
 
 Result<ReadSummary> read_scan(TableScan& scan, FileIOPtr io,

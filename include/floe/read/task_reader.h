@@ -62,6 +62,17 @@ class ScanReader {
       const FileScanTask& task);
   Result<std::shared_ptr<const PuffinFooter>> puffin_footer_of(const DataFile& puffin);
   Result<std::shared_ptr<const PuffinFooter>> load_puffin_footer(const DataFile& puffin);
+  // A task's deletes, residual and columns to read, shared by the Parquet and Avro paths.
+  struct TaskState;
+  Result<std::vector<ColumnBatch>> read_all(const DataFile& file,
+                                            const std::vector<NestedField>& fields,
+                                            const std::optional<std::string>& name_mapping);
+  Status read_parquet(const FileScanTask& task, TaskState& state, const BatchSink& sink);
+  Status read_avro(const FileScanTask& task, TaskState& state, const BatchSink& sink);
+  // Projects one raw batch (file rows [first_row, first_row + num_rows)) to the output
+  // fields, applies deletes and the residual, and hands the survivors to `sink`.
+  Status process_batch(TaskState& state, const ColumnBatch& raw, int64_t first_row,
+                       const BatchSink& sink);
 
   FileIOPtr io_;
   std::shared_ptr<const TableMetadata> table_;
