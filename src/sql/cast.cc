@@ -822,15 +822,15 @@ Result<Datum> cast_nested(const Datum& in, const TypePtr& to) {
   out->set_null_count(src.null_count());
   if (to->is_struct()) {
     for (size_t i = 0; i < to->fields().size(); ++i) {
-      out->set_child(i, FLOE_TRY(cast_child(src.child_ptr(i), to->fields()[i].type,
-                                            src.child(i).length())));
+      out->set_child(
+          i, FLOE_TRY(cast_child(src.child_ptr(i), to->fields()[i].type, src.child(i).length())));
     }
   } else {
     out->offsets().clear();  // a new list column starts with its leading 0 offset
     out->offsets().append(src.offsets().data(), src.offsets().size());
     for (size_t i = 0; i < to->fields().size(); ++i) {
-      out->set_child(i, FLOE_TRY(cast_child(src.child_ptr(i), to->fields()[i].type,
-                                            src.child(i).length())));
+      out->set_child(
+          i, FLOE_TRY(cast_child(src.child_ptr(i), to->fields()[i].type, src.child(i).length())));
     }
   }
   return Datum{out, in.scalar};

@@ -137,7 +137,8 @@ Status bind_map(BindCtx& c) {
   if (c.args.size() % 2 != 0) return invalid_argument("needs key, value pairs");
   TypePtr key = FLOE_TRY(unify(c, 0, 2, "map keys"));
   TypePtr value = FLOE_TRY(unify(c, 1, 2, "map values"));
-  if (key->is_nested()) return invalid_argument("map keys of {} are not supported", key->to_string());
+  if (key->is_nested())
+    return invalid_argument("map keys of {} are not supported", key->to_string());
   c.type = Type::map_of(1, key, 2, value, false);
   return Status::OK();
 }

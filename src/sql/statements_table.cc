@@ -131,7 +131,7 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   auto written =
       write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
         AppendFiles append = table->new_append();
-    stamp_engine(append);
+        stamp_engine(append);
         for (auto& f : files) append.append_file(std::move(f));
         return append.commit();
       });
@@ -178,21 +178,21 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
       write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
         if (!s.overwrite) {
           AppendFiles append = table->new_append();
-    stamp_engine(append);
+          stamp_engine(append);
           for (auto& f : files) append.append_file(std::move(f));
           return append.commit();
         }
         if (static_filter) {
           // Static overwrite: every row matching the PARTITION values is replaced.
           OverwriteFiles overwrite = table->new_overwrite();
-      stamp_engine(overwrite);
+          stamp_engine(overwrite);
           overwrite.overwrite_by_row_filter(static_filter);
           for (auto& f : files) overwrite.add_file(std::move(f));
           return overwrite.commit();
         }
         // Dynamic overwrite: partitions that receive rows are replaced.
         ReplacePartitions replace = table->new_replace_partitions();
-    stamp_engine(replace);
+        stamp_engine(replace);
         for (auto& f : files) replace.add_file(std::move(f));
         return replace.commit();
       });

@@ -474,13 +474,14 @@ TEST_F(CliWriteTypes, EveryTypeRoundTripsThroughInsertAndCtas) {
         << path;
   }
   nlohmann::json queries = nlohmann::json::array();
-  queries.push_back("SELECT i, st.y, arr, m['k'], CAST(\"dec\" AS VARCHAR), tsn FROM read_parquet([" +
-                    list + "]) ORDER BY i NULLS FIRST");
+  queries.push_back(
+      "SELECT i, st.y, arr, m['k'], CAST(\"dec\" AS VARCHAR), tsn FROM read_parquet([" + list +
+      "]) ORDER BY i NULLS FIRST");
   std::string qfile = dir_ + "/queries.json";
   std::ofstream(qfile) << queries.dump();
-  std::string duck = run_command("cd " +
-                                 shell_quote(std::string(FLOE_SOURCE_DIR) + "/tests/oracle") +
-                                 " && node sql_duckdb.mjs " + shell_quote(qfile));
+  std::string duck =
+      run_command("cd " + shell_quote(std::string(FLOE_SOURCE_DIR) + "/tests/oracle") +
+                  " && node sql_duckdb.mjs " + shell_quote(qfile));
   EXPECT_NE(duck.find("[1,\"a\",[1,2,3],7,\"3.25\",\"2024-06-15T10:00:00.000000\"]"),
             std::string::npos)
       << duck;

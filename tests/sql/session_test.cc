@@ -137,14 +137,16 @@ TEST(SqlSession, JoinsSetOperationsSubqueries) {
 
 TEST(SqlSession, NestedConstructorsAndCasts) {
   Session s;
-  EXPECT_EQ(rows(s, "SELECT array(1, 2L), map('a', 1, 'b', NULL), named_struct('x', 1, 'y', 'z'), "
-                    "struct(1.5, array())"),
+  EXPECT_EQ(rows(s,
+                 "SELECT array(1, 2L), map('a', 1, 'b', NULL), named_struct('x', 1, 'y', 'z'), "
+                 "struct(1.5, array())"),
             std::vector<std::string>{
                 R"([[1,2],{"a":1,"b":null},{"x":1,"y":"z"},{"col1":"1.5","col2":[]}])"});
   // Casts member by member: struct fields by position, list elements, map keys and values.
-  EXPECT_EQ(rows(s, "SELECT CAST(named_struct('x', 1, 'y', array(2)) AS "
-                    "STRUCT<a: STRING, b: ARRAY<DOUBLE>>), CAST(map(1, '2') AS MAP<STRING, INT>), "
-                    "CAST(a AS ARRAY<STRING>) FROM VALUES (array(1, NULL)), (NULL) AS t(a)"),
+  EXPECT_EQ(rows(s,
+                 "SELECT CAST(named_struct('x', 1, 'y', array(2)) AS "
+                 "STRUCT<a: STRING, b: ARRAY<DOUBLE>>), CAST(map(1, '2') AS MAP<STRING, INT>), "
+                 "CAST(a AS ARRAY<STRING>) FROM VALUES (array(1, NULL)), (NULL) AS t(a)"),
             (std::vector<std::string>{R"([{"a":"1","b":[2]},{"1":2},["1",null]])",
                                       R"([{"a":"1","b":[2]},{"1":2},null])"}));
   EXPECT_NE(error_of(s, "SELECT map(1)").find("key, value pairs"), std::string::npos);
