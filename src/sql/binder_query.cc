@@ -845,9 +845,8 @@ Result<PlanPtr> Binder::plan_values(const std::vector<std::vector<ast::ExprPtr>>
         ErrorKind::kInvalidArgument,
         fmt::format("{} column aliases given for {} VALUES columns", column_names.size(), width));
   }
-  for (auto& t : types) {
-    if (t->id() == TypeId::kUnknown) t = Type::string();  // a column of NULLs only
-  }
+  // A column of NULLs only keeps the NULL type (Spark's void), so INSERT can store it in a
+  // column of any type.
   std::vector<NestedField> fields = make_fields(column_names, types);
   ColumnBatch batch = ColumnBatch::make(fields);
   for (size_t r = 0; r < rows.size(); ++r) {

@@ -443,6 +443,36 @@ Result<DataFileWriter*> TableWriter::writer_for(const std::vector<Literal>& part
   return raw;
 }
 
+namespace {
+
+// A NULL in a required field nested in a struct, list or map (where the parent holds a value) is
+// an error naming the field; Avro and Parquet would otherwise write a zero or corrupt levels.
+Status check_nested_required(const ColumnVector& col, const Type& type, const std::string& name,
+                             const std::string& where) {
+  if (!type.is_nested()) return Status::OK();
+  for (size_t c = 0; c < type.fields().size() && c < col.num_children(); ++c) {
+    const NestedField& f = type.fields()[c];
+    const ColumnVector& child = col.child(c);
+    const std::string path = name + "." + f.name;
+    if (f.required && child.null_count() > 0) {
+      if (type.is_struct()) {
+        for (int64_t i = 0; i < col.length(); ++i) {
+          if (!col.is_null(i) && child.is_null(i)) {
+            return invalid_argument("write to {}: required field {} is NULL in row {}", where, path,
+                                    i);
+          }
+        }
+      } else {
+        return invalid_argument("write to {}: required field {} has NULLs", where, path);
+      }
+    }
+    FLOE_TRY(check_nested_required(child, *f.type, path, where));
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
 Status TableWriter::write(const ColumnBatch& batch) {
   if (closed_) return invalid_argument("write to {} after close()", options_.data_location);
   if (batch.columns.size() != schema_->fields().size()) {
@@ -465,6 +495,7 @@ Status TableWriter::write(const ColumnBatch& batch) {
       return invalid_argument("write to {}: required column {} has {} null(s)",
                               options_.data_location, f.name, col.null_count());
     }
+    FLOE_TRY(check_nested_required(col, *f.type, f.name, options_.data_location));
   }
   if (batch.num_rows == 0) return Status::OK();
   if (spec_->fields().empty()) {

@@ -355,6 +355,12 @@ TEST_F(CliWrite, BadStatementsGiveOneClearError) {
   EXPECT_NE(r.out.find("namespace nowhere"), std::string::npos) << r.out;
   r = sql_fails("CREATE TABLE db.p (id INT) PARTITIONED BY (bucket(16, nope))");
   EXPECT_NE(r.out.find("nope"), std::string::npos) << r.out;
+  sql("CREATE TABLE db.req (id INT NOT NULL, s STRUCT<x: INT NOT NULL, y: INT>)");
+  r = sql_fails("INSERT INTO db.req VALUES (1, named_struct('x', CAST(NULL AS INT), 'y', 1))");
+  EXPECT_NE(r.out.find("required field s.x is NULL"), std::string::npos) << r.out;
+  r = sql_fails("INSERT INTO db.req VALUES (NULL, NULL)");
+  EXPECT_NE(r.out.find("required column id"), std::string::npos) << r.out;
+  sql("INSERT INTO db.req VALUES (1, NULL), (2, named_struct('x', 2, 'y', NULL))");
   r = sql_fails("DROP NAMESPACE db");
   EXPECT_NE(r.out.find("not empty"), std::string::npos) << r.out;
   // Nothing was committed by the failed statements.
