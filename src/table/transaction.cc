@@ -134,7 +134,9 @@ std::chrono::milliseconds backoff(const TableMetadata& m, int attempt) {
   double wait = static_cast<double>(min_wait) * std::pow(2.0, std::min(attempt, 30));
   wait = std::min(wait, static_cast<double>(max_wait));
   thread_local std::mt19937_64 rng{std::random_device{}()};
-  wait *= 1.0 + std::uniform_real_distribution<double>(0, 0.1)(rng);  // de-synchronises racers
+  // Writers that lost the same race would otherwise retry in lockstep and collide again: spread
+  // each wait over [0.5, 1.5) of its nominal value.
+  wait *= std::uniform_real_distribution<double>(0.5, 1.5)(rng);
   return std::chrono::milliseconds(static_cast<int64_t>(wait));
 }
 

@@ -53,8 +53,11 @@ class CliConcurrency : public ::testing::Test {
 
   // `processes` shells each run `inserts` INSERT statements one after another, all at once.
   void concurrent_appends(int processes, int inserts) {
+    // Many writers hammering one table retry more than Java's default 4 times, as such
+    // deployments configure commit.retry.num-retries.
     sql("CREATE NAMESPACE IF NOT EXISTS db; CREATE TABLE db.t (p INT, i INT, payload STRING) "
-        "PARTITIONED BY (p)",
+        "PARTITIONED BY (p) TBLPROPERTIES ('commit.retry.num-retries' = '20', "
+        "'commit.retry.min-wait-ms' = '20')",
         "table");
     std::string script = dir_ + "/appenders.sh";
     {
