@@ -10,6 +10,20 @@
 namespace floe {
 namespace {
 
+// libpq's messages span lines ("...refused\n\tIs the server running..."); floe prints one.
+std::string one_line(std::string_view message) {
+  std::string out;
+  for (char c : message) {
+    if (c == '\n' || c == '\t' || c == '\r') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
 // '?' -> '$n'. The catalog SQL has no '?' inside string literals.
 std::string number_placeholders(std::string_view sql) {
   std::string out;
@@ -81,7 +95,7 @@ class PostgresConnection final : public SqlConnection {
       // A dropped connection is re-established once; no statement was sent yet.
       PQreset(conn_);
       if (PQstatus(conn_) == CONNECTION_BAD) {
-        return io_error("PostgreSQL connection lost: {}", PQerrorMessage(conn_));
+        return io_error("PostgreSQL connection lost: {}", one_line(PQerrorMessage(conn_)));
       }
     }
     std::string text = number_placeholders(sql);
@@ -93,10 +107,9 @@ class PostgresConnection final : public SqlConnection {
     ExecStatusType status = result ? PQresultStatus(result.get()) : PGRES_FATAL_ERROR;
     if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return result;
     if (PQstatus(conn_) == CONNECTION_BAD) lost_ = true;
-    std::string message =
-        fmt::format("PostgreSQL: {} (in: {})",
-                    result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn_), sql);
-    while (!message.empty() && message.back() == '\n') message.pop_back();
+    std::string message = fmt::format(
+        "PostgreSQL: {} (in: {})",
+        one_line(result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn_)), sql);
     const char* state = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
     if (state && std::string_view(state) == "23505") {
       return Status(ErrorKind::kAlreadyExists, message);
@@ -116,8 +129,7 @@ Result<std::unique_ptr<SqlConnection>> open_postgres_connection(const std::strin
   PGconn* conn = PQconnectdb(uri.c_str());
   if (!conn) return io_error("cannot connect to PostgreSQL at '{}': out of memory", uri);
   if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = PQerrorMessage(conn);
-    while (!message.empty() && message.back() == '\n') message.pop_back();
+    std::string message = one_line(PQerrorMessage(conn));
     PQfinish(conn);
     return io_error("cannot connect to PostgreSQL at '{}': {}", uri, message);
   }
