@@ -495,6 +495,7 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
     case ast::TableRefKind::kNamed:
     case ast::TableRefKind::kPath: {
       const ast::TimeTravel* travel = nullptr;
+      std::optional<std::string> ref_name;
       StoredTable table;
       std::string display;
       if (ref.kind == ast::TableRefKind::kNamed) {
@@ -526,9 +527,27 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
           out.plan = std::move(plan);
           return out;
         }
-        table = FLOE_TRY_CTX(catalog_.load_table(parts), position_text(named.name.pos));
+        auto loaded = catalog_.load_table(parts);
+        // `db.t.branch_audit` / `db.t.tag_v1`: the table's branch or tag (Spark's identifiers).
+        if (!loaded.ok() && loaded.status().kind() == ErrorKind::kNotFound && parts.size() >= 2) {
+          const std::string last = to_lower(parts.back());
+          size_t prefix = last.starts_with("branch_") ? 7 : last.starts_with("tag_") ? 4 : 0;
+          if (prefix != 0) {
+            auto base = catalog_.load_table({parts.begin(), parts.end() - 1});
+            if (base.ok()) {
+              loaded = std::move(base);
+              ref_name = parts.back().substr(prefix);
+            }
+          }
+        }
+        if (!loaded.ok()) return loaded.status().with_context(position_text(named.name.pos));
+        table = std::move(*loaded);
         display = dotted_name(parts);
         if (named.time_travel) travel = &*named.time_travel;
+        if (ref_name && travel) {
+          return error_at(named.name.pos,
+                          "a branch or tag name cannot be combined with time travel");
+        }
       } else {
         const auto& path = ref.as<ast::PathTableRef>();
         if (path.format == "parquet" || path.format == "csv") {
@@ -552,6 +571,7 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
       ScanOptions options;
       options.case_sensitive = false;
       options.threads = catalog_.options().threads;
+      if (ref_name) options.ref = *ref_name;
       if (travel) {
         BoundExprPtr value = FLOE_TRY(bind(*travel->value, Scope{}));
         Literal v = FLOE_TRY(evaluate_constant(*value));

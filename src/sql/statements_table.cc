@@ -61,6 +61,25 @@ Result<std::shared_ptr<Table>> load_table(const WriteContext& ctx,
       id.to_string(), ctx.options.catalog_name);
 }
 
+// The table an INSERT writes to, and the branch when the name ends in `branch_<name>` (Spark's
+// identifier for writing to a branch, as in write-audit-publish).
+struct WriteTarget {
+  std::shared_ptr<Table> table;
+  std::optional<std::string> branch;
+};
+
+Result<WriteTarget> load_write_target(const WriteContext& ctx,
+                                      const std::vector<std::string>& name) {
+  auto table = load_table(ctx, name);
+  if (table.ok()) return WriteTarget{std::move(*table), std::nullopt};
+  if (table.status().kind() == ErrorKind::kNotFound && name.size() >= 2 &&
+      to_lower(name.back()).starts_with("branch_")) {
+    auto base = load_table(ctx, {name.begin(), name.end() - 1});
+    if (base.ok()) return WriteTarget{std::move(*base), name.back().substr(7)};
+  }
+  return table.status();
+}
+
 Result<Literal> constant_value(const WriteContext& ctx, const ast::Expr& expr) {
   BoundExprPtr bound = FLOE_TRY(ctx.binder.bind(expr, Scope{}));
   return evaluate_constant(*bound);
@@ -148,8 +167,14 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
 // ---- INSERT ----
 
 Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
-  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, s.table.parts));
-  const std::string name = table->id().to_string();
+  WriteTarget target = FLOE_TRY(load_write_target(ctx, s.table.parts));
+  std::shared_ptr<Table> table = target.table;
+  const std::string name =
+      table->id().to_string() + (target.branch ? " branch " + *target.branch : "");
+  if (target.branch && !table->metadata()->refs.count(*target.branch)) {
+    return not_found("table {} has no branch {} (ALTER TABLE ... CREATE BRANCH first)",
+                     table->id().to_string(), *target.branch);
+  }
   auto metadata = table->metadata();
   const Schema& schema = *metadata->schema();
 
@@ -179,6 +204,7 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
         if (!s.overwrite) {
           AppendFiles append = table->new_append();
           stamp_engine(append);
+          if (target.branch) append.to_branch(*target.branch);
           for (auto& f : files) append.append_file(std::move(f));
           return append.commit();
         }
@@ -186,6 +212,7 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
           // Static overwrite: every row matching the PARTITION values is replaced.
           OverwriteFiles overwrite = table->new_overwrite();
           stamp_engine(overwrite);
+          if (target.branch) overwrite.to_branch(*target.branch);
           overwrite.overwrite_by_row_filter(static_filter);
           for (auto& f : files) overwrite.add_file(std::move(f));
           return overwrite.commit();
@@ -193,6 +220,7 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
         // Dynamic overwrite: partitions that receive rows are replaced.
         ReplacePartitions replace = table->new_replace_partitions();
         stamp_engine(replace);
+        if (target.branch) replace.to_branch(*target.branch);
         for (auto& f : files) replace.add_file(std::move(f));
         return replace.commit();
       });
@@ -470,6 +498,25 @@ Status call_register_table(WriteContext& ctx, const ast::CallStatement& call) {
                    Literal::int64(summary_total(m, "total-data-files"))});
 }
 
+// fast_forward(table, branch, to): moves `branch` to the head of `to` when it is an ancestor
+// (publishing a write-audit-publish branch).
+Status call_fast_forward(WriteContext& ctx, const ast::CallStatement& call) {
+  CallArgs args(call, {"table", "branch", "to"});
+  FLOE_TRY(args.check());
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
+  std::string branch = FLOE_TRY(constant_string(ctx, *FLOE_TRY(args.require("branch")), "branch"));
+  std::string to = FLOE_TRY(constant_string(ctx, *FLOE_TRY(args.require("to")), "to"));
+  auto before = table->metadata();
+  const Snapshot* previous = before->snapshot_for_ref(branch);
+  FLOE_TRY(table->manage_snapshots().fast_forward(branch, to).commit());
+  const Snapshot* updated = table->metadata()->snapshot_for_ref(branch);
+  return emit_row(ctx, {"branch_updated", "previous_ref", "updated_ref"},
+                  {Type::string(), Type::int64(), Type::int64()},
+                  {Literal::string(branch),
+                   previous ? Literal::int64(previous->snapshot_id) : Literal::null(Type::int64()),
+                   updated ? Literal::int64(updated->snapshot_id) : Literal::null(Type::int64())});
+}
+
 Status call(WriteContext& ctx, const ast::CallStatement& call) {
   std::vector<std::string> parts = call.procedure.parts;
   if (parts.size() == 3 && iequals(parts[0], ctx.options.catalog_name)) parts.erase(parts.begin());
@@ -483,6 +530,7 @@ Status call(WriteContext& ctx, const ast::CallStatement& call) {
     return call_snapshot_procedure(ctx, call, proc);
   }
   if (proc == "register_table") return call_register_table(ctx, call);
+  if (proc == "fast_forward") return call_fast_forward(ctx, call);
   return not_found("unknown procedure system.{}", parts[1]);
 }
 

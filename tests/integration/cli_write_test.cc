@@ -338,6 +338,22 @@ TEST_F(CliWrite, CreateTableAsSelectPropertiesRefsAndSnapshots) {
                   "does not have") != std::string::npos);
 }
 
+// Write-audit-publish: INSERT into `t.branch_audit` leaves main alone until fast_forward.
+TEST_F(CliWrite, WritesToABranchAndPublishesIt) {
+  sql("CREATE NAMESPACE db; CREATE TABLE db.t (id INT); INSERT INTO db.t VALUES (1);"
+      "ALTER TABLE db.t CREATE BRANCH audit; INSERT INTO db.t.branch_audit VALUES (2), (3)");
+  EXPECT_EQ(rows("SELECT count(*) AS n FROM db.t")[0]["n"], 1);
+  EXPECT_EQ(rows("SELECT count(*) AS n FROM db.t.branch_audit")[0]["n"], 3);
+  EXPECT_EQ(rows("SELECT count(*) AS n FROM db.t VERSION AS OF 'audit'")[0]["n"], 3);
+  auto r = rows("CALL system.fast_forward('db.t', 'main', 'audit')");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0]["branch_updated"], "main");
+  EXPECT_NE(r[0]["previous_ref"], r[0]["updated_ref"]);
+  EXPECT_EQ(rows("SELECT count(*) AS n FROM db.t")[0]["n"], 3);
+  auto bad = sql_fails("INSERT INTO db.t.branch_nope VALUES (4)");
+  EXPECT_NE(bad.out.find("has no branch nope"), std::string::npos) << bad.out;
+}
+
 TEST_F(CliWrite, RegisterAndDropPurge) {
   sql("CREATE NAMESPACE db; CREATE TABLE db.t (id BIGINT); INSERT INTO db.t VALUES (1), (2)");
   auto meta = rows("DESCRIBE TABLE EXTENDED db.t");
