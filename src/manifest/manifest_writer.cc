@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "floe/format/avro/iceberg_types.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/type.h"
 
@@ -61,104 +62,12 @@ ojson array_of(const char* item, int32_t element_id) {
   return a;
 }
 
-int decimal_required_bytes(int precision) {
-  for (int n = 1; n <= 16; ++n) {
-    // Largest positive value of n bytes: 2^(8n-1) - 1 must hold 10^precision - 1.
-    long double max = std::pow(2.0L, 8 * n - 1) - 1;
-    if (std::log10(max) >= precision) return n;
-  }
-  return 16;
-}
-
-// The Avro type of a partition field. Named types are defined once and referenced after.
-ojson avro_type_of(const Type& t, std::set<std::string>* named) {
-  auto named_fixed = [&](std::string name, int size, ojson extra) -> ojson {
-    if (named->count(name)) return name;
-    named->insert(name);
-    ojson j = ojson::object();
-    j["type"] = "fixed";
-    j["name"] = name;
-    j["size"] = size;
-    for (auto it = extra.begin(); it != extra.end(); ++it) j[it.key()] = it.value();
-    return j;
-  };
-  auto logical = [](const char* base, const char* lt, std::optional<bool> utc = std::nullopt) {
-    ojson j = ojson::object();
-    j["type"] = base;
-    j["logicalType"] = lt;
-    if (utc) j["adjust-to-utc"] = *utc;
-    return j;
-  };
-  switch (t.id()) {
-    case TypeId::kBoolean:
-      return "boolean";
-    case TypeId::kInt:
-      return "int";
-    case TypeId::kLong:
-      return "long";
-    case TypeId::kFloat:
-      return "float";
-    case TypeId::kDouble:
-      return "double";
-    case TypeId::kDate:
-      return logical("int", "date");
-    case TypeId::kTime:
-      return logical("long", "time-micros");
-    case TypeId::kTimestamp:
-      return logical("long", "timestamp-micros", false);
-    case TypeId::kTimestampTz:
-      return logical("long", "timestamp-micros", true);
-    case TypeId::kTimestampNs:
-      return logical("long", "timestamp-nanos", false);
-    case TypeId::kTimestampTzNs:
-      return logical("long", "timestamp-nanos", true);
-    case TypeId::kUuid:
-      return named_fixed("uuid_fixed", 16, {{"logicalType", "uuid"}});
-    case TypeId::kFixed:
-      return named_fixed(fmt::format("fixed_{}", t.length()), t.length(), ojson::object());
-    case TypeId::kBinary:
-      return "bytes";
-    case TypeId::kDecimal: {
-      ojson extra = ojson::object();
-      extra["logicalType"] = "decimal";
-      extra["precision"] = t.precision();
-      extra["scale"] = t.scale();
-      return named_fixed(fmt::format("decimal_{}_{}", t.precision(), t.scale()),
-                         decimal_required_bytes(t.precision()), extra);
-    }
-    default:
-      return "string";  // string, and unknown transforms' string placeholders
-  }
-}
-
-// Java's AvroSchemaUtil.makeCompatibleName: a leading digit becomes _<digit>, other invalid
-// characters _x<HEX>.
-std::string sanitize_name(const std::string& name) {
-  auto valid = [](char c, bool first) {
-    return std::isalpha(static_cast<unsigned char>(c)) || c == '_' ||
-           (!first && std::isdigit(static_cast<unsigned char>(c)));
-  };
-  std::string out;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    if (valid(c, i == 0)) {
-      out.push_back(c);
-    } else if (i == 0 && std::isdigit(static_cast<unsigned char>(c))) {
-      out += "_";
-      out.push_back(c);
-    } else {
-      out += fmt::format("_x{:X}", static_cast<unsigned char>(c));
-    }
-  }
-  return out.empty() ? "_" : out;
-}
-
 ojson partition_record(const Type& partition_type) {
   std::set<std::string> named;
   ojson fields = ojson::array();
   for (const auto& f : partition_type.fields()) {
-    std::string avro_name = sanitize_name(f.name);
-    ojson pf = optional_field(avro_name, avro_type_of(*f.type, &named), f.id);
+    std::string avro_name = avro::compatible_name(f.name);
+    ojson pf = optional_field(avro_name, avro::iceberg_primitive_type(*f.type, &named), f.id);
     if (avro_name != f.name) pf["iceberg-field-name"] = f.name;
     fields.push_back(std::move(pf));
   }
@@ -341,7 +250,7 @@ Status write_partition_value(Encoder& e, const Literal& v, const Type& type) {
     case TypeId::kDecimal: {
       // Sign-extended to the fixed size of the precision.
       std::string minimal = decimal_to_bytes(v.as_decimal());
-      size_t size = static_cast<size_t>(decimal_required_bytes(type.precision()));
+      size_t size = static_cast<size_t>(avro::decimal_required_bytes(type.precision()));
       if (minimal.size() > size) {
         return invalid_argument("decimal partition value does not fit decimal({}, {})",
                                 type.precision(), type.scale());

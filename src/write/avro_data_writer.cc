@@ -6,97 +6,18 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "floe/format/avro/iceberg_types.h"
+
 namespace floe {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 
-bool valid_name_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool valid_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Java's AvroSchemaUtil.makeCompatibleName: a leading digit gets "_", any other invalid
-// character becomes "_x" + its uppercase hex code.
-std::string compatible_name(const std::string& name) {
-  bool ok = !name.empty() && valid_name_start(name[0]);
-  for (char c : name) ok = ok && valid_name_char(c);
-  if (ok) return name;
-  std::string out;
-  for (size_t i = 0; i < name.size(); ++i) {
-    char c = name[i];
-    if (i == 0 && std::isdigit(static_cast<unsigned char>(c))) {
-      out += '_';
-      out += c;
-    } else if (i == 0 ? valid_name_start(c) : valid_name_char(c)) {
-      out += c;
-    } else {
-      out += fmt::format("_x{:X}", static_cast<unsigned char>(c));
-    }
-  }
-  return out;
-}
-
-int decimal_bytes(int precision) {
-  for (int n = 1; n < 16; ++n) {
-    if (std::pow(2.0L, 8 * n - 1) >= std::pow(10.0L, precision)) return n;
-  }
-  return 16;
-}
-
 class SchemaBuilder {
  public:
   Json type_of(const TypePtr& type) {
     switch (type->id()) {
-      case TypeId::kBoolean:
-        return "boolean";
-      case TypeId::kInt:
-        return "int";
-      case TypeId::kLong:
-        return "long";
-      case TypeId::kFloat:
-        return "float";
-      case TypeId::kDouble:
-        return "double";
-      case TypeId::kString:
-        return "string";
-      case TypeId::kBinary:
-        return "bytes";
-      case TypeId::kDate:
-        return Json{{"type", "int"}, {"logicalType", "date"}};
-      case TypeId::kTime:
-        return Json{{"type", "long"}, {"logicalType", "time-micros"}};
-      case TypeId::kTimestamp:
-      case TypeId::kTimestampTz:
-      case TypeId::kTimestampNs:
-      case TypeId::kTimestampTzNs: {
-        bool ns = type->id() == TypeId::kTimestampNs || type->id() == TypeId::kTimestampTzNs;
-        bool utc = type->id() == TypeId::kTimestampTz || type->id() == TypeId::kTimestampTzNs;
-        return Json{{"type", "long"},
-                    {"logicalType", ns ? "timestamp-nanos" : "timestamp-micros"},
-                    {"adjust-to-utc", utc}};
-      }
-      case TypeId::kUuid:
-        return named("uuid_fixed", [] {
-          return Json{
-              {"type", "fixed"}, {"name", "uuid_fixed"}, {"size", 16}, {"logicalType", "uuid"}};
-        });
-      case TypeId::kFixed: {
-        std::string name = fmt::format("fixed_{}", type->length());
-        return named(name, [&] {
-          return Json{{"type", "fixed"}, {"name", name}, {"size", type->length()}};
-        });
-      }
-      case TypeId::kDecimal: {
-        std::string name = fmt::format("decimal_{}_{}", type->precision(), type->scale());
-        return named(name, [&] {
-          return Json{{"type", "fixed"},
-                      {"name", name},
-                      {"size", decimal_bytes(type->precision())},
-                      {"logicalType", "decimal"},
-                      {"precision", type->precision()},
-                      {"scale", type->scale()}};
-        });
-      }
       case TypeId::kStruct:
         return record(fmt::format("r{}", struct_id_), type->fields());
       case TypeId::kList: {
@@ -116,14 +37,14 @@ class SchemaBuilder {
         return Json{{"type", "array"}, {"items", kv}, {"logicalType", "map"}};
       }
       default:
-        return "null";  // unsupported types are rejected before encoding
+        return avro::iceberg_primitive_type(*type, &defined_);
     }
   }
 
   Json record(const std::string& name, const std::vector<NestedField>& fields) {
     Json out{{"type", "record"}, {"name", name}, {"fields", Json::array()}};
     for (const auto& f : fields) {
-      std::string avro_name = compatible_name(f.name);
+      std::string avro_name = avro::compatible_name(f.name);
       Json field{{"name", avro_name}};
       struct_id_ = f.id;
       field["type"] = optional_of(f);
@@ -142,12 +63,6 @@ class SchemaBuilder {
     if (f.required) return t;
     return Json::array({"null", std::move(t)});
   }
-  template <typename Make>
-  Json named(const std::string& name, Make make) {
-    if (!defined_.insert(name).second) return name;
-    return make();
-  }
-
   std::set<std::string> defined_;
   int32_t struct_id_ = 0;  // id of the field whose struct type is being converted
 };
@@ -194,7 +109,7 @@ void encode_value(const ColumnVector& col, int64_t i, const Type& type, avro::En
       e.write_fixed(col.bytes_at(i));
       break;
     case TypeId::kDecimal:
-      encode_decimal(col.raw<int128_t>()[i], decimal_bytes(type.precision()), e);
+      encode_decimal(col.raw<int128_t>()[i], avro::decimal_required_bytes(type.precision()), e);
       break;
     case TypeId::kStruct:
       for (size_t k = 0; k < type.fields().size(); ++k) {
