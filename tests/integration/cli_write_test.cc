@@ -11,32 +11,18 @@
 #include <set>
 
 #include "integration/cli_runner.h"
+#include "test_support.h"
 
 namespace {
 
 using floe_test::run_floe;
 namespace fs = std::filesystem;
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
+using floe::test_support::shell_quote;
 
+// Output and errors of a shell command.
 std::string run_command(const std::string& cmd) {
-  std::string out;
-  FILE* pipe = popen((cmd + " 2>&1").c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  pclose(pipe);
-  return out;
+  return floe::test_support::run_command(cmd + " 2>&1");
 }
 
 class CliWrite : public ::testing::Test {

@@ -16,18 +16,12 @@
 #include "floe/table/table.h"
 #include "floe/write/avro_data_writer.h"
 #include "floe/write/data_writer.h"
+#include "test_support.h"
 
 namespace floe {
 namespace {
 
-NestedField field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  NestedField f;
-  f.id = id;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
+using test_support::field;
 
 constexpr int32_t kFilePathId = 2147483546;
 constexpr int32_t kPosId = 2147483545;

@@ -14,6 +14,7 @@
 #include "floe/spec/schema.h"
 #include "floe/sql/relational.h"
 #include "sql/relational_test_util.h"
+#include "test_support.h"
 
 namespace floe::sql {
 namespace {
@@ -21,27 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 using namespace floe::sql::relational_testing;
 using K = AggregateKind;
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           fmt::format("floe-relational-{}-{}", ::getpid(), std::random_device()());
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-std::string run_command(const std::string& cmd, int* exit_code) {
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  if (!pipe) return out;
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  *exit_code = WEXITSTATUS(pclose(pipe));
-  return out;
-}
+using test_support::run_command;
+using test_support::TempDir;
 
 std::string quote(const std::string& s) {
   std::string out = "'";

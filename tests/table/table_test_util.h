@@ -10,6 +10,7 @@
 #include "floe/io/fault_injecting_file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/table/table.h"
+#include "test_support.h"
 
 namespace floe::testing {
 
@@ -33,14 +34,7 @@ const Status& status_of(const Result<T>& r) {
 }
 
 // Source schema as a caller writes it; create() reassigns ids (id=1, category=2, value=3).
-inline NestedField field(int32_t id, const char* name, TypePtr type, bool required = false) {
-  NestedField f;
-  f.id = id;
-  f.name = name;
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
+using test_support::field;
 
 inline SchemaPtr test_schema() {
   return std::make_shared<const Schema>(

@@ -15,29 +15,14 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/spec/table_metadata.h"
 #include "format/parquet/parquet_test_util.h"
+#include "test_support.h"
 
 namespace floe::write_testing {
 
 namespace fs = std::filesystem;
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/floe-write-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  std::string str() const { return path.string(); }
-};
-
-inline NestedField field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  NestedField f;
-  f.id = id;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
+using test_support::field;
+using test_support::TempDir;
 
 inline TableMetadata make_table(const std::string& location, std::vector<NestedField> fields,
                                 std::vector<PartitionField> pfields = {},

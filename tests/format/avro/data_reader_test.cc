@@ -13,18 +13,13 @@
 #include <sstream>
 
 #include "floe/write/avro_data_writer.h"
+#include "test_support.h"
 
 namespace floe::avro {
 namespace {
 
-NestedField field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  NestedField f;
-  f.id = id;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
+using test_support::field;
+using test_support::TempDir;
 
 std::vector<NestedField> all_fields() {
   return {
@@ -429,15 +424,6 @@ TEST(AvroDataReader, CorruptOrTruncatedFilesFailCleanly) {
 }
 
 // ---- a file written by python3-avro
-
-struct TempDir {
-  std::filesystem::path path;
-  TempDir() {
-    char tmpl[] = "/tmp/floe-avroread-XXXXXX";
-    path = mkdtemp(tmpl);
-  }
-  ~TempDir() { std::filesystem::remove_all(path); }
-};
 
 const char* kPythonWriter = R"PY(
 import sys, json, uuid, decimal

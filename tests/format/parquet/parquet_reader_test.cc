@@ -16,20 +16,11 @@ namespace floe::parquet {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::TempDir;
 using testing::canonical_rows;
 using testing::oracle_dir;
 using testing::run_command;
 using testing::shell_quote;
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           fmt::format("floe-parquet-r-{}-{}", ::getpid(), std::random_device()());
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
 
 std::vector<std::string> duckdb_read(const std::string& path) {
   int rc = 0;

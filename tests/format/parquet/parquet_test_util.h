@@ -10,34 +10,14 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
+#include "test_support.h"
 
 namespace floe::parquet::testing {
 
-inline std::string run_command(const std::string& cmd, int* exit_code = nullptr) {
-  FILE* pipe = popen(cmd.c_str(), "r");
-  std::string out;
-  if (!pipe) return out;
-  std::array<char, 65536> buf;
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-  int status = pclose(pipe);
-  if (exit_code) *exit_code = WEXITSTATUS(status);
-  return out;
-}
+using test_support::run_command;
+using test_support::shell_quote;
 
 inline std::string oracle_dir() { return std::string(FLOE_SOURCE_DIR) + "/tests/oracle"; }
-
-inline std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
 
 inline std::string file_magic(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -16,29 +16,12 @@ namespace floe::parquet {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::field;
+using test_support::TempDir;
 using testing::canonical_rows;
 using testing::oracle_dir;
 using testing::run_command;
 using testing::shell_quote;
-
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           fmt::format("floe-parquet-{}-{}", ::getpid(), std::random_device()());
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
-
-NestedField field(int32_t id, std::string name, TypePtr type, bool required) {
-  NestedField f;
-  f.id = id;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
 
 Schema all_types_schema() {
   std::vector<NestedField> f = {
