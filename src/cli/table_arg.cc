@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "floe/io/file_io.h"
 #include "floe/sql/session.h"
+#include "floe/util/strings.h"
 
 namespace floe::cli {
 
@@ -18,15 +19,7 @@ Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::stri
   so.catalog_uri = options.catalog;
   so.catalog_name = options.catalog_name;
   sql::Session session(so);
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = arg.find('.', start);
-    parts.push_back(arg.substr(start, dot == std::string::npos ? dot : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return session.load_table(parts);
+  return session.load_table(split(arg, '.'));
 }
 
 }  // namespace floe::cli

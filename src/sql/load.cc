@@ -37,17 +37,6 @@ Result<std::string> detect_format(const std::string& path, const std::string& gi
   return f;
 }
 
-std::vector<std::string> split_name(std::string_view name) {
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = name.find('.', start);
-    parts.emplace_back(trim(name.substr(start, dot == std::string_view::npos ? dot : dot - start)));
-    if (dot == std::string_view::npos) return parts;
-    start = dot + 1;
-  }
-}
-
 // Per table column: the source column feeding it (or -1) and the cast from its type.
 struct ColumnPlan {
   int source = -1;
@@ -163,7 +152,7 @@ Result<LoadResult> load_file(Session& session, std::string_view table_name, cons
                              const LoadOptions& options) {
   std::string format = FLOE_TRY(detect_format(path, options.format));
   CatalogPtr catalog = FLOE_TRY(session.catalog(false));
-  TableIdentifier id = FLOE_TRY(session.identifier(split_name(table_name)));
+  TableIdentifier id = FLOE_TRY(session.identifier(split(table_name, '.')));
   if (!catalog || !FLOE_TRY(catalog->table_exists(id))) {
     return not_found("table {} not found in catalog {}", id.to_string(),
                      session.options().catalog_name);

@@ -418,16 +418,7 @@ class CallArgs {
 Result<std::vector<std::string>> table_name_arg(const WriteContext& ctx, const CallArgs& args) {
   const ast::Expr* e = FLOE_TRY(args.require("table"));
   std::string text = FLOE_TRY(constant_string(ctx, *e, "table"));
-  std::vector<std::string> parts;
-  size_t start = 0;
-  while (true) {
-    size_t dot = text.find('.', start);
-    parts.emplace_back(trim(std::string_view(text).substr(
-        start, dot == std::string::npos ? std::string::npos : dot - start)));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return parts;
+  return split(text, '.');
 }
 
 Status call_snapshot_procedure(WriteContext& ctx, const ast::CallStatement& call,

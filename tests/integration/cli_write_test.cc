@@ -340,6 +340,33 @@ TEST_F(CliWrite, WritesToABranchAndPublishesIt) {
   EXPECT_NE(bad.out.find("has no branch nope"), std::string::npos) << bad.out;
 }
 
+TEST_F(CliWrite, LocationLikeRollbackToTimestampAndCascade) {
+  const std::string location = dir_ + "/custom/a";
+  sql("CREATE NAMESPACE db; CREATE TABLE db.a (id INT) LOCATION '" + location +
+      "'; CREATE TABLE db.b (id INT); INSERT INTO db.a VALUES (1); INSERT INTO db.a VALUES (2)");
+  for (const auto& f : rows("SELECT file_path FROM db.a.files")) {
+    EXPECT_EQ(f["file_path"].get<std::string>().rfind(location + "/data/", 0), 0u) << f.dump();
+  }
+  auto like = rows("SHOW TABLES IN db LIKE 'A|x*'");
+  ASSERT_EQ(like.size(), 1u);
+  EXPECT_EQ(like[0]["tableName"], "a");
+
+  // Rolls back to the newest snapshot older than the second one's commit time.
+  auto snaps = rows("SELECT snapshot_id, committed_at FROM db.a.snapshots ORDER BY committed_at");
+  ASSERT_EQ(snaps.size(), 2u);
+  auto rolled = rows("CALL system.rollback_to_timestamp('db.a', TIMESTAMP '" +
+                     snaps[1]["committed_at"].get<std::string>() + "')");
+  ASSERT_EQ(rolled.size(), 1u);
+  EXPECT_EQ(rolled[0]["previous_snapshot_id"], snaps[1]["snapshot_id"]);
+  EXPECT_EQ(rolled[0]["current_snapshot_id"], snaps[0]["snapshot_id"]);
+  EXPECT_EQ(rows("SELECT sum(id) AS s FROM db.a")[0]["s"], 1);
+
+  // CASCADE drops the tables from the catalog (their files stay) and then the namespace.
+  sql("DROP NAMESPACE db CASCADE");
+  EXPECT_TRUE(rows("SHOW NAMESPACES").empty());
+  EXPECT_TRUE(fs::exists(location + "/metadata"));
+}
+
 TEST_F(CliWrite, RegisterAndDropPurge) {
   sql("CREATE NAMESPACE db; CREATE TABLE db.t (id BIGINT); INSERT INTO db.t VALUES (1), (2)");
   auto meta = rows("DESCRIBE TABLE EXTENDED db.t");

@@ -4,18 +4,12 @@
 #include <iostream>
 
 #include "cli/cli.h"
+#include "floe/util/strings.h"
 
 namespace {
+// "a,b" -> {"a", "b"} (empty items dropped).
 std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start < text.size()) {
-    size_t comma = text.find(',', start);
-    if (comma == std::string::npos) comma = text.size();
-    if (comma > start) out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
+  return floe::split(text, ',', /*skip_empty=*/true);
 }
 }  // namespace
 

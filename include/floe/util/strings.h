@@ -4,6 +4,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace floe {
 
@@ -42,6 +43,21 @@ inline bool starts_with(std::string_view s, std::string_view prefix) {
 
 inline bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// The parts of `s` between `sep`s, each trimmed ("db . t" -> {"db", "t"}); empty parts are kept
+// unless `skip_empty`.
+inline std::vector<std::string> split(std::string_view s, char sep, bool skip_empty = false) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (true) {
+    size_t at = s.find(sep, start);
+    std::string_view part =
+        trim(s.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
+    if (!part.empty() || !skip_empty) out.emplace_back(part);
+    if (at == std::string_view::npos) return out;
+    start = at + 1;
+  }
 }
 
 }  // namespace floe
