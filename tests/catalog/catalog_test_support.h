@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -12,6 +14,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "floe/catalog/catalog.h"
 #include "floe/spec/metadata_file.h"
@@ -24,6 +27,44 @@ inline std::string make_temp_dir() {
   char* dir = mkdtemp(pattern.data());
   EXPECT_NE(dir, nullptr);
   return pattern;
+}
+
+// `processes` forked processes, each with its own catalog opened from `uri`, add 1 to the table's
+// `counter` property `commits` times with compare-and-swap retries. Every child must end
+// cleanly; the caller checks that no increment was lost.
+inline void increment_counter_from_processes(const std::string& uri, const CatalogOptions& options,
+                                             const TableIdentifier& id, int processes,
+                                             int commits) {
+  std::vector<pid_t> children;
+  for (int p = 0; p < processes; ++p) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      auto catalog = open_catalog(uri, options);
+      if (!catalog.ok()) _exit(2);
+      for (int i = 0; i < commits; ++i) {
+        while (true) {
+          auto loaded = (*catalog)->load_metadata(id);
+          if (!loaded.ok()) _exit(3);
+          TableMetadata next = *loaded->metadata;
+          next.properties["counter"] = std::to_string(std::stoi(next.property("counter")) + 1);
+          auto done = (*catalog)->commit_table(id, loaded->location, next);
+          if (done.ok()) break;
+          if (done.status().kind() != ErrorKind::kCommitConflict) {
+            fprintf(stderr, "child: %s\n", done.status().to_string().c_str());
+            _exit(4);
+          }
+        }
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
+  }
 }
 
 inline TableMetadata make_metadata(const std::string& location) {

@@ -162,36 +162,7 @@ TEST_F(SqliteCatalogTest, SeveralProcessesCommitWithoutLostUpdates) {
     ASSERT_TRUE(catalog->create_table(id, m).ok());
   }
   constexpr int kProcesses = 3, kCommits = 10;
-  std::vector<pid_t> children;
-  for (int p = 0; p < kProcesses; ++p) {
-    pid_t pid = fork();
-    ASSERT_GE(pid, 0);
-    if (pid == 0) {
-      auto catalog = open_catalog("sqlite:" + db_path_, options_);
-      if (!catalog.ok()) _exit(2);
-      for (int i = 0; i < kCommits; ++i) {
-        while (true) {
-          auto loaded = (*catalog)->load_metadata(id);
-          if (!loaded.ok()) _exit(3);
-          TableMetadata next = *loaded->metadata;
-          next.properties["counter"] = std::to_string(std::stoi(next.property("counter")) + 1);
-          auto done = (*catalog)->commit_table(id, loaded->location, next);
-          if (done.ok()) break;
-          if (done.status().kind() != ErrorKind::kCommitConflict) {
-            fprintf(stderr, "child: %s\n", done.status().to_string().c_str());
-            _exit(4);
-          }
-        }
-      }
-      _exit(0);
-    }
-    children.push_back(pid);
-  }
-  for (pid_t pid : children) {
-    int status = 0;
-    ASSERT_EQ(waitpid(pid, &status, 0), pid);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "child status " << status;
-  }
+  increment_counter_from_processes("sqlite:" + db_path_, options_, id, kProcesses, kCommits);
   auto catalog = open();
   auto loaded = catalog->load_metadata(id);
   ASSERT_TRUE(loaded.ok());
