@@ -112,6 +112,15 @@ void split_conjuncts(const ast::Expr& e, std::vector<const ast::Expr*>* out);
 
 // Maps a Spark type name to an Iceberg type (ids assigned from 1 for nested fields).
 Result<TypePtr> iceberg_type(const ast::TypeName& type);
+
+// Spark's identifiers for a table's refs: `db.t.branch_audit` and `db.t.tag_v1` name table
+// `db.t` at branch `audit` / tag `v1`. nullopt for other names.
+struct RefSuffix {
+  std::vector<std::string> table;  // the name without the suffix
+  std::string ref;
+  bool branch = true;
+};
+std::optional<RefSuffix> ref_suffix(const std::vector<std::string>& name);
 // Spark's name for an Iceberg type: bigint, timestamp, timestamp_ntz, decimal(10,2), ...
 std::string spark_type_name(const Type& type);
 // Spark's auto-generated column name for an expression (`count(1)`, `(a + 1)`).

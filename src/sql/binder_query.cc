@@ -529,14 +529,12 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
         }
         auto loaded = catalog_.load_table(parts);
         // `db.t.branch_audit` / `db.t.tag_v1`: the table's branch or tag (Spark's identifiers).
-        if (!loaded.ok() && loaded.status().kind() == ErrorKind::kNotFound && parts.size() >= 2) {
-          const std::string last = to_lower(parts.back());
-          size_t prefix = last.starts_with("branch_") ? 7 : last.starts_with("tag_") ? 4 : 0;
-          if (prefix != 0) {
-            auto base = catalog_.load_table({parts.begin(), parts.end() - 1});
+        if (!loaded.ok() && loaded.status().kind() == ErrorKind::kNotFound) {
+          if (auto suffix = ref_suffix(parts)) {
+            auto base = catalog_.load_table(suffix->table);
             if (base.ok()) {
               loaded = std::move(base);
-              ref_name = parts.back().substr(prefix);
+              ref_name = suffix->ref;
             }
           }
         }

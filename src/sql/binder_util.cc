@@ -104,6 +104,18 @@ Result<TypePtr> iceberg_type_from(const ast::TypeName& t, int32_t* next_id) {
 
 }  // namespace
 
+std::optional<RefSuffix> ref_suffix(const std::vector<std::string>& name) {
+  if (name.size() < 2) return std::nullopt;
+  const std::string last = to_lower(name.back());
+  const bool branch = last.starts_with("branch_");
+  if (!branch && !last.starts_with("tag_")) return std::nullopt;
+  RefSuffix out;
+  out.table.assign(name.begin(), name.end() - 1);
+  out.ref = name.back().substr(branch ? 7 : 4);
+  out.branch = branch;
+  return out;
+}
+
 Result<TypePtr> iceberg_type(const ast::TypeName& type) {
   int32_t next_id = 1;
   return iceberg_type_from(type, &next_id);

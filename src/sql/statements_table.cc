@@ -72,10 +72,10 @@ Result<WriteTarget> load_write_target(const WriteContext& ctx,
                                       const std::vector<std::string>& name) {
   auto table = load_table(ctx, name);
   if (table.ok()) return WriteTarget{std::move(*table), std::nullopt};
-  if (table.status().kind() == ErrorKind::kNotFound && name.size() >= 2 &&
-      to_lower(name.back()).starts_with("branch_")) {
-    auto base = load_table(ctx, {name.begin(), name.end() - 1});
-    if (base.ok()) return WriteTarget{std::move(*base), name.back().substr(7)};
+  auto suffix = ref_suffix(name);
+  if (table.status().kind() == ErrorKind::kNotFound && suffix && suffix->branch) {
+    auto base = load_table(ctx, suffix->table);
+    if (base.ok()) return WriteTarget{std::move(*base), suffix->ref};
   }
   return table.status();
 }
