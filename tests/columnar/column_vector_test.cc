@@ -7,18 +7,12 @@
 #include <cstring>
 
 #include "floe/columnar/arrow.h"
+#include "test_support.h"
 
 namespace floe {
 namespace {
 
-NestedField field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  NestedField f;
-  f.id = id;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
+using test_support::field;
 
 ColumnBatch sample_batch() {
   std::vector<NestedField> fields = {

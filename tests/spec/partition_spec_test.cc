@@ -2,17 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+
 namespace floe {
 namespace {
 
-NestedField field(int32_t id, std::string name, TypePtr type, bool required = false) {
-  NestedField f;
-  f.id = id;
-  f.name = std::move(name);
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
+using test_support::field;
 
 PartitionField pfield(int32_t source_id, int32_t field_id, std::string name, Transform t) {
   PartitionField f;

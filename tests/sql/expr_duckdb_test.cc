@@ -14,23 +14,14 @@
 
 #include "floe/sql/bound_expr.h"
 #include "sql/expr_internal.h"
+#include "test_support.h"
 
 namespace floe::sql {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      out += "'\\''";
-    } else {
-      out += c;
-    }
-  }
-  return out + "'";
-}
+using test_support::shell_quote;
 
 std::string run_command(const std::string& cmd, int* rc) {
   std::string out;
