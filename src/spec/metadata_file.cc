@@ -32,7 +32,8 @@ std::optional<int64_t> parse_digits(std::string_view s) {
 
 }  // namespace
 
-Result<TableMetadata> read_table_metadata(FileIO& io, std::string_view path) {
+Result<TableMetadata> read_table_metadata(FileIO& io, std::string_view path,
+                                          const MetadataParseOptions& options) {
   std::string ctx = fmt::format("reading table metadata {}", path);
   std::string bytes = FLOE_TRY_CTX(io.read_file(path), ctx);
   if (is_gzip(bytes)) {
@@ -40,11 +41,17 @@ Result<TableMetadata> read_table_metadata(FileIO& io, std::string_view path) {
   } else if (is_zstd(bytes)) {
     bytes = FLOE_TRY_CTX(zstd_decompress(bytes), ctx);
   }
-  return FLOE_TRY_CTX(parse_table_metadata(bytes), ctx);
+  return FLOE_TRY_CTX(parse_table_metadata(bytes, options), ctx);
 }
 
 Status write_table_metadata(FileIO& io, std::string_view path, const TableMetadata& metadata,
                             WriteMode mode) {
+  if (metadata.omitted_snapshots > 0) {
+    return invalid_argument(
+        "refusing to write table metadata {} read without {} of its snapshots (read for a "
+        "scan only); writing it would drop them from the table's history",
+        path, metadata.omitted_snapshots);
+  }
   std::string text = table_metadata_to_json(metadata);
   if (ends_with(path, ".gz.metadata.json") || ends_with(path, ".metadata.json.gz")) {
     text = FLOE_TRY(gzip_compress(text));
@@ -173,11 +180,12 @@ Result<CurrentMetadataFile> find_current_metadata_file(FileIO& io, std::string_v
   return CurrentMetadataFile{best, "newest last-updated-ms"};
 }
 
-Result<StoredTable> open_table_at(FileIOPtr io, std::string_view path) {
+Result<StoredTable> open_table_at(FileIOPtr io, std::string_view path,
+                                  const MetadataParseOptions& options) {
   StoredTable t;
   t.metadata_file = FLOE_TRY(find_current_metadata_file(*io, path));
   t.metadata = std::make_shared<const TableMetadata>(
-      FLOE_TRY(read_table_metadata(*io, t.metadata_file.path)));
+      FLOE_TRY(read_table_metadata(*io, t.metadata_file.path, options)));
   // The table directory: the parent of metadata/ (or of the metadata file's directory).
   std::string dir = t.metadata_file.path;
   auto slash = dir.find_last_of('/');

@@ -6,6 +6,7 @@
 
 #include "spec/json_util.h"
 #include "spec/schema_json.h"
+#include "spec/table_metadata_internal.h"
 
 namespace floe {
 
@@ -152,7 +153,8 @@ bool TableMetadata::operator==(const TableMetadata& o) const {
          current_snapshot_id == o.current_snapshot_id && same_ptrs(snapshots, o.snapshots) &&
          snapshot_log == o.snapshot_log && metadata_log == o.metadata_log && refs == o.refs &&
          statistics == o.statistics && partition_statistics == o.partition_statistics &&
-         next_row_id == o.next_row_id && encryption_keys == o.encryption_keys;
+         next_row_id == o.next_row_id && encryption_keys == o.encryption_keys &&
+         omitted_snapshots == o.omitted_snapshots;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -350,12 +352,15 @@ Status parse_sort_orders(const Obj& o, TableMetadata* m) {
   return Status::OK();
 }
 
-Status parse_snapshots_and_refs(const Obj& o, TableMetadata* m) {
+// `lists_done`: the snapshots and the two logs were parsed already (the simdjson front end).
+Status parse_snapshots_and_refs(const Obj& o, bool lists_done, TableMetadata* m) {
   if (o.has("current-snapshot-id")) {
     int64_t id = FLOE_TRY(o.i64("current-snapshot-id"));
     if (id != -1) m->current_snapshot_id = id;  // Java writes -1 for "no snapshot"
   }
-  if (const json* snapshots = FLOE_TRY(o.opt_array("snapshots"))) {
+  if (lists_done) {
+    // refs below
+  } else if (const json* snapshots = FLOE_TRY(o.opt_array("snapshots"))) {
     for (size_t i = 0; i < snapshots->size(); ++i) {
       m->snapshots.push_back(
           FLOE_TRY(parse_snapshot((*snapshots)[i], fmt::format("snapshots[{}]", i))));
@@ -373,6 +378,7 @@ Status parse_snapshots_and_refs(const Obj& o, TableMetadata* m) {
     main.snapshot_id = *m->current_snapshot_id;
     m->refs[kMainBranch] = main;
   }
+  if (lists_done) return Status::OK();
   if (const json* log = FLOE_TRY(o.opt_array("snapshot-log"))) {
     for (size_t i = 0; i < log->size(); ++i) {
       Obj e = FLOE_TRY(Obj::of((*log)[i], fmt::format("snapshot-log[{}]", i)));
@@ -418,10 +424,10 @@ Status parse_statistics(const Obj& o, TableMetadata* m) {
 
 }  // namespace
 
-Result<TableMetadata> parse_table_metadata(std::string_view text) {
-  json j = FLOE_TRY(spec_json::parse_text(text, "table metadata"));
+namespace detail {
+
+Result<TableMetadata> parse_table_metadata_json(const json& j, TableMetadata m, bool lists_done) {
   Obj o = FLOE_TRY(Obj::of(j, ""));
-  TableMetadata m;
   int64_t version = FLOE_TRY(o.i64("format-version"));
   if (version < 1 || version > kMaxFormatVersion) {
     return not_supported("unsupported format-version {} (floe reads 1 to {})", version,
@@ -445,11 +451,54 @@ Result<TableMetadata> parse_table_metadata(std::string_view text) {
   FLOE_TRY(parse_specs(o, &m));
   FLOE_TRY(parse_sort_orders(o, &m));
   m.properties = FLOE_TRY(o.string_map("properties"));
-  FLOE_TRY(parse_snapshots_and_refs(o, &m));
+  FLOE_TRY(parse_snapshots_and_refs(o, lists_done, &m));
   FLOE_TRY(parse_statistics(o, &m));
   // Required in v3 by the spec, but some v3 writers (DuckDB) omit it; absent reads as 0.
   m.next_row_id = FLOE_TRY(o.opt_i64("next-row-id"));
   FLOE_TRY(m.validate());
+  return m;
+}
+
+void keep_referenced_snapshots(TableMetadata* m) {
+  std::set<int64_t> wanted;
+  if (m->current_snapshot_id) wanted.insert(*m->current_snapshot_id);
+  for (const auto& [name, ref] : m->refs) wanted.insert(ref.snapshot_id);
+  std::vector<SnapshotPtr> kept;
+  for (auto& s : m->snapshots) {
+    if (wanted.count(s->snapshot_id)) kept.push_back(std::move(s));
+  }
+  m->omitted_snapshots += static_cast<int64_t>(m->snapshots.size() - kept.size());
+  m->snapshots = std::move(kept);
+}
+
+}  // namespace detail
+
+namespace {
+
+// table_metadata_fast.cc is compiled for AVX2 on x86-64 (simdjson's on-demand kernel is chosen
+// at compile time); it may only run where the CPU has it.
+bool fast_parser_runs_here() {
+#if defined(__x86_64__)
+  static const bool ok = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") &&
+                         __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("pclmul");
+  return ok;
+#else
+  return true;
+#endif
+}
+
+}  // namespace
+
+Result<TableMetadata> parse_table_metadata(std::string_view text,
+                                           const MetadataParseOptions& options) {
+  if (fast_parser_runs_here()) {
+    if (auto fast = detail::parse_table_metadata_fast(text, options)) return std::move(*fast);
+  }
+  // The nlohmann path: the reference for every error message, and for the rare shapes the
+  // fast path leaves to it.
+  json j = FLOE_TRY(spec_json::parse_text(text, "table metadata"));
+  TableMetadata m = FLOE_TRY(detail::parse_table_metadata_json(j, TableMetadata(), false));
+  if (options.referenced_snapshots_only) detail::keep_referenced_snapshots(&m);
   return m;
 }
 

@@ -12,6 +12,8 @@
 
 #include "floe/io/file_io.h"
 #include "floe/spec/metadata_file.h"
+#include "floe/util/compression.h"
+#include "spec/table_metadata_internal.h"
 
 namespace floe {
 namespace {
@@ -99,6 +101,44 @@ TEST(FixturesMetadataTest, EveryValidFileParsesAndRoundTrips) {
     EXPECT_EQ(table_metadata_to_json(*back), table_metadata_to_json(*m));
   }
   EXPECT_GE(valid, 340);
+}
+
+// The simdjson front end gives exactly the nlohmann parser's model on every fixture it accepts,
+// and accepts every valid one; invalid files it leaves to the nlohmann parser.
+TEST(FixturesMetadataTest, FastParserAgreesWithTheReferenceParser) {
+  auto io = make_local_file_io();
+  int compared = 0;
+  for (const auto& path : metadata_files()) {
+    SCOPED_TRACE(path);
+    std::string text = *io->read_file(path);
+    if (is_gzip(text)) text = *gzip_decompress(text);
+    if (is_zstd(text)) text = *zstd_decompress(text);
+    auto fast = detail::parse_table_metadata_fast(text, {});
+    if (expected_error_for(path)) {
+      EXPECT_FALSE(fast.has_value()) << "the fast path accepted an invalid file";
+      continue;
+    }
+    if (!fast) {
+      ADD_FAILURE() << "the fast path gave up on a valid file";
+      continue;
+    }
+    auto slow = detail::parse_table_metadata_json(nlohmann::json::parse(text), {}, false);
+    ASSERT_TRUE(slow.ok()) << slow.status().to_string();
+    EXPECT_TRUE(*fast == *slow);
+    EXPECT_EQ(table_metadata_to_json(*fast), table_metadata_to_json(*slow));
+    // Reading for a scan keeps exactly the snapshots refs point at.
+    auto scan = parse_table_metadata(text, {.referenced_snapshots_only = true});
+    ASSERT_TRUE(scan.ok()) << scan.status().to_string();
+    EXPECT_EQ(scan->snapshots.size() + scan->omitted_snapshots, slow->snapshots.size());
+    for (const auto& [name, ref] : slow->refs) {
+      const Snapshot* s = scan->snapshot_by_id(ref.snapshot_id);
+      ASSERT_NE(s, nullptr) << name;
+      EXPECT_EQ(*s, *slow->snapshot_by_id(ref.snapshot_id));
+    }
+    EXPECT_EQ(scan->snapshot_log, slow->snapshot_log);
+    ++compared;
+  }
+  EXPECT_GE(compared, 340);
 }
 
 TEST(FixturesMetadataTest, InvalidFilesAreRejectedWithClearErrors) {

@@ -350,6 +350,64 @@ TEST(TableMetadataTest, RejectsBadJson) {
   ASSERT_FALSE(r.ok());
 }
 
+// Reading for a scan keeps the snapshots that refs and current-snapshot-id name, the logs in
+// full, and refuses to be written back.
+TEST(TableMetadataTest, ReferencedSnapshotsOnly) {
+  json j = v2_base();
+  json older = j["snapshots"][0];
+  older["snapshot-id"] = 11;
+  older["sequence-number"] = 1;
+  j["snapshots"].insert(j["snapshots"].begin(), older);
+  j["snapshot-log"].insert(j["snapshot-log"].begin(),
+                           json::parse(R"J({"timestamp-ms": 1, "snapshot-id": 11})J"));
+  MetadataParseOptions options;
+  options.referenced_snapshots_only = true;
+  auto r = parse_table_metadata(j.dump(), options);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->omitted_snapshots, 1);
+  ASSERT_EQ(r->snapshots.size(), 2u);  // main's head and the tag v1
+  EXPECT_EQ(r->snapshot_by_id(11), nullptr);
+  EXPECT_EQ(r->current_snapshot()->manifest_list, "s3://a/b/2.avro");
+  EXPECT_EQ(r->snapshot_for_ref("v1")->summary.at("added-data-files"), "1");
+  EXPECT_EQ(r->snapshot_log.size(), 3u);
+  auto full = parse(j);
+  ASSERT_TRUE(full.ok());
+  EXPECT_EQ(full->omitted_snapshots, 0);
+  EXPECT_EQ(full->snapshots.size(), 3u);
+
+  // Refs written after the snapshots (not Java's order) are found too.
+  nlohmann::ordered_json reordered;
+  for (auto& [k, v] : j.items()) {
+    if (k != "refs") reordered[k] = v;
+  }
+  reordered["refs"] = j["refs"];
+  auto late = parse_table_metadata(reordered.dump(), options);
+  ASSERT_TRUE(late.ok()) << late.status().to_string();
+  EXPECT_EQ(late->omitted_snapshots, 1);
+
+  auto io = make_memory_file_io();
+  Status w = write_table_metadata(*io, "mem://t/metadata/v2.metadata.json", *r);
+  ASSERT_FALSE(w.ok());
+  EXPECT_NE(w.message().find("1 of its snapshots"), std::string::npos) << w.message();
+  EXPECT_TRUE(write_table_metadata(*io, "mem://t/metadata/v2.metadata.json", *full).ok());
+}
+
+// Shapes the simdjson front end leaves to the nlohmann parser still parse the same way.
+TEST(TableMetadataTest, QuirksTakeTheReferencePath) {
+  json j = v2_base();
+  j["snapshots"][0]["parent-snapshot-id"] = "null";  // some writers
+  j["snapshots"][1]["schema-id"] = nullptr;
+  auto r = parse(j);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_FALSE(r->snapshots[0]->parent_snapshot_id.has_value());
+  EXPECT_FALSE(r->snapshots[1]->schema_id.has_value());
+  // A truncated document names the JSON error rather than a field.
+  std::string text = v2_base().dump();
+  auto cut = parse_table_metadata(text.substr(0, text.size() / 2));
+  ASSERT_FALSE(cut.ok());
+  EXPECT_NE(cut.status().message().find("not valid JSON"), std::string::npos);
+}
+
 TEST(TableMetadataTest, UnknownTransformIsKept) {
   json j = v2_base();
   j["partition-specs"][0]["fields"][0]["transform"] = "zorder";

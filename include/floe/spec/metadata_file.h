@@ -18,7 +18,8 @@ namespace floe {
 
 // Reads and parses a metadata file. Compression is detected from the content (gzip or zstd
 // magic), so `*.gz.metadata.json` and `*.metadata.json.gz` both work. Errors name the path.
-Result<TableMetadata> read_table_metadata(FileIO& io, std::string_view path);
+Result<TableMetadata> read_table_metadata(FileIO& io, std::string_view path,
+                                          const MetadataParseOptions& options = {});
 
 // Writes metadata JSON; gzip-compressed when the name ends in `.gz.metadata.json`.
 Status write_table_metadata(FileIO& io, std::string_view path, const TableMetadata& metadata,
@@ -65,6 +66,7 @@ struct StoredTable {
 // Opens the table at `path` (a metadata JSON file, table directory or metadata directory).
 // When the metadata names another location (s3://..., hdfs://..., file:/tmp/..., relative
 // paths), file paths are resolved under the table's directory.
-Result<StoredTable> open_table_at(FileIOPtr io, std::string_view path);
+Result<StoredTable> open_table_at(FileIOPtr io, std::string_view path,
+                                  const MetadataParseOptions& options = {});
 
 }  // namespace floe

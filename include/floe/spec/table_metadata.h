@@ -46,6 +46,10 @@ struct TableMetadata {
   std::vector<PartitionStatisticsFile> partition_statistics;
   std::optional<int64_t> next_row_id;  // v3
   std::vector<EncryptedKey> encryption_keys;
+  // Snapshots left out by a parse with `referenced_snapshots_only` (0 after a full parse).
+  // Metadata with omitted snapshots can be scanned but never written back: that would drop
+  // them from the table's history.
+  int64_t omitted_snapshots = 0;
 
   // Lookups; nullptr when absent.
   const Schema* schema() const { return schema_by_id(current_schema_id); }
@@ -71,8 +75,17 @@ struct TableMetadata {
   bool operator==(const TableMetadata& other) const;
 };
 
+struct MetadataParseOptions {
+  // Keep only the snapshots that refs and current-snapshot-id point at (a scan of a branch,
+  // tag or the current state needs no others). A table with years of streaming commits has
+  // tens of thousands of snapshots, and parsing them dominates planning a narrow query
+  // (performance.md P1). The others are counted in `omitted_snapshots`.
+  bool referenced_snapshots_only = false;
+};
+
 // Parses table metadata JSON text. Errors name the file section and field.
-Result<TableMetadata> parse_table_metadata(std::string_view json);
+Result<TableMetadata> parse_table_metadata(std::string_view json,
+                                           const MetadataParseOptions& options = {});
 // Serializes in the field order the Java reference writes. `pretty` indents by 2.
 std::string table_metadata_to_json(const TableMetadata& metadata, bool pretty = false);
 
