@@ -12,6 +12,7 @@
 
 namespace floe {
 struct StoredTable;
+struct MetadataParseOptions;
 struct TableMetadata;
 struct ScanReport;
 }  // namespace floe
@@ -110,7 +111,8 @@ Status run_meta(const GlobalOptions& options, const MetaCommand& cmd, std::ostre
 
 // A table argument: a metadata JSON file or table directory on disk, else a catalog table name
 // ([catalog.]namespace.table).
-Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::string& arg);
+Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::string& arg,
+                                   const MetadataParseOptions* parse = nullptr);
 
 struct LoadCommand {
   std::string table;   // [catalog.]namespace.table

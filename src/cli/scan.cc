@@ -109,7 +109,11 @@ Status print_rows(const GlobalOptions& options, const ScanCommand& cmd, TableSca
 }  // namespace
 
 Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostream& out) {
-  StoredTable table = FLOE_TRY(open_table_arg(options, cmd.table));
+  // Reading the current state, a branch or a tag needs only the snapshots refs name: the rest
+  // of a long history is skipped unparsed. Time travel by id or time reads them all.
+  MetadataParseOptions parse;
+  parse.referenced_snapshots_only = !cmd.snapshot_id && !cmd.as_of;
+  StoredTable table = FLOE_TRY(open_table_arg(options, cmd.table, &parse));
   ScanOptions scan_options;
   if (!cmd.where.empty()) scan_options.filter = FLOE_TRY(parse_filter(cmd.where));
   scan_options.case_sensitive = false;  // Spark resolves column names case-insensitively

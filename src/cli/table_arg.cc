@@ -9,10 +9,11 @@
 
 namespace floe::cli {
 
-Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::string& arg) {
+Result<StoredTable> open_table_arg(const GlobalOptions& options, const std::string& arg,
+                                   const MetadataParseOptions* parse) {
   std::error_code ec;
   if (std::filesystem::exists(local_path_of(arg), ec) || arg.find('/') != std::string::npos) {
-    return open_table_at(make_local_file_io(), arg);
+    return open_table_at(make_local_file_io(), arg, parse ? *parse : MetadataParseOptions());
   }
   sql::SessionOptions so;
   so.warehouse = options.warehouse;
