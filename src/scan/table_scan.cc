@@ -71,6 +71,12 @@ Result<TableScan> TableScan::make(FileIOPtr io, std::shared_ptr<const TableMetad
     return invalid_argument("choose one of a snapshot id, a timestamp or a ref to scan");
   }
   bool time_travel = chosen == 1;
+  if ((options.snapshot_id || options.as_of_timestamp_ms) && t.omitted_snapshots > 0) {
+    return invalid_argument(
+        "time travel needs the table's whole history, but its metadata was read with only the "
+        "snapshots refs name ({} omitted)",
+        t.omitted_snapshots);
+  }
   if (options.snapshot_id) {
     scan.snapshot_ = t.snapshot_by_id(*options.snapshot_id);
     if (!scan.snapshot_) return not_found("snapshot {} is not in the table", *options.snapshot_id);
