@@ -267,6 +267,17 @@ void BM_P1_ReadMetadata(benchmark::State& state) {
 }
 BENCHMARK(BM_P1_ReadMetadata)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
+// The current snapshot's manifest list alone (10,000 entries with partition summaries).
+void BM_P1_ManifestList(benchmark::State& state) {
+  const GeneratedTable& t = p1();
+  for (auto _ : state) {
+    auto list = read_manifest_list(*t.io, t.metadata->current_snapshot()->manifest_list);
+    if (!list.ok()) state.SkipWithError(list.status().to_string().c_str());
+    benchmark::DoNotOptimize(list);
+  }
+}
+BENCHMARK(BM_P1_ManifestList)->Unit(benchmark::kMillisecond);
+
 // Target (b): <= 30 ms on 2 cores including metadata.json and the manifest list.
 void BM_P1_OneDay(benchmark::State& state) {
   run_plan(state, p1(), "ts >= '2023-11-16' AND ts < '2023-11-17'", true);
