@@ -6,16 +6,20 @@
 //
 // Built for millions of deletes (workload P3): path-scoped deletes (DVs, file-scoped position
 // files) live in one flat open-addressing table keyed by path views into the delete files
-// themselves, so adding one costs no allocation; partition-scoped deletes are grouped by
-// (spec, partition) and sorted by sequence number. Lookups return shared DeleteFileLists: every
+// themselves; partition-scoped deletes are grouped by
+// (spec, partition) and sorted by sequence number. Delete files are compact (DeleteFile: views
+// into one string store per manifest, about 200 bytes plus the paths), built per manifest in
+// parallel (DeleteFileBuilder, prepare) and shared by pointer, never copied. Lookups return shared DeleteFileLists: every
 // data file of one partition and sequence number gets the same list, and each DV its own
 // prebuilt one-element list, so attaching deletes to a task is one reference-count increment.
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -37,6 +41,8 @@ std::string partition_key(int32_t spec_id, const std::vector<Literal>& values);
 std::string normalize_file_path(std::string_view path);
 // The same key as a view into `path` (normalizing only ever drops a prefix).
 std::string_view normalized_path_view(std::string_view path);
+// The hash of a normalized path in the index's path table.
+uint32_t path_hash(std::string_view normalized_path);
 
 // Delete files and the data files of tasks are allocated in chunks that their shared_ptrs share
 // (aliasing), so planning millions of files costs no allocation per file for the object and its
@@ -60,9 +66,57 @@ class ChunkArena {
   std::shared_ptr<std::vector<T>> chunk_;
 };
 
-// A copy of a file's description without the column metrics (for delete files, keeping the
-// file_path bounds the delete index reads).
-void copy_file_without_stats(const DataFile& from, DataFile* to, bool keep_delete_path_bounds);
+// A copy of a data file's description without the column metrics.
+void copy_file_without_stats(const DataFile& from, DataFile* to);
+
+// What the DeleteFile views of one manifest point into: path bytes in large blocks, partition
+// tuples (consecutive equal ones shared), and the metrics of scans that keep them.
+class DeleteFileStrings {
+ public:
+  DeleteFileStrings() = default;
+  DeleteFileStrings(const DeleteFileStrings&) = delete;
+  DeleteFileStrings& operator=(const DeleteFileStrings&) = delete;
+
+  std::string_view copy(std::string_view s);
+  template <typename T>
+  std::span<const T> copy_array(const std::vector<T>& v);
+  std::span<const Literal> partition(const std::vector<Literal>& values);
+  const DataFile* metrics(const DataFile& from);
+
+ private:
+  char* allocate(size_t bytes, size_t align);
+  std::vector<std::unique_ptr<char[]>> blocks_;
+  char* at_ = nullptr;
+  size_t left_ = 0;
+  std::deque<std::vector<Literal>> partitions_;
+  std::deque<DataFile> metrics_;
+};
+
+// Up to kSize delete files sharing one control block (the unit DeleteFilePtrs alias) and the
+// strings of their manifest.
+struct DeleteFileChunk {
+  static constexpr size_t kSize = 1024;
+  std::shared_ptr<DeleteFileStrings> strings;
+  std::vector<DeleteFile> files;  // capacity kSize: never moves
+};
+
+// Turns the entries of one delete manifest into compact DeleteFiles: the paths are copied once
+// into shared blocks (a file_path equal to the previous one, as for the DVs of one Puffin file,
+// is not copied again).
+class DeleteFileBuilder {
+ public:
+  explicit DeleteFileBuilder(size_t expected = 0);
+  const DeleteFile& add(const DataFile& f, int64_t data_sequence_number,
+                        int64_t file_sequence_number, bool keep_metrics);
+  // The chunks, each owned by its own shared_ptr.
+  std::vector<std::shared_ptr<const DeleteFileChunk>> finish();
+
+ private:
+  std::shared_ptr<DeleteFileStrings> strings_;
+  std::vector<std::shared_ptr<const DeleteFileChunk>> chunks_;
+  DeleteFileChunk* current_ = nullptr;
+  std::string_view last_path_;
+};
 
 class DeleteFileIndex {
  public:
@@ -71,7 +125,14 @@ class DeleteFileIndex {
   DeleteFileIndex(const DeleteFileIndex&) = delete;
   DeleteFileIndex& operator=(const DeleteFileIndex&) = delete;
 
-  // `unpartitioned_spec`: the delete's spec has no partition fields (global equality deletes).
+  // The deletes of one manifest, classified and hashed (thread-safe: build one per manifest in
+  // parallel, then add() them). `unpartitioned_spec`: the deletes' spec has no partition fields
+  // (their equality deletes are global).
+  struct Part;
+  static std::unique_ptr<Part> prepare(std::vector<std::shared_ptr<const DeleteFileChunk>> chunks,
+                                       bool unpartitioned_spec);
+  void add(std::unique_ptr<Part> part);
+  // One delete file.
   void add(DeleteFilePtr file, bool unpartitioned_spec);
   // Sorts by sequence number and builds the path table; call once after the last add().
   void finish();
@@ -95,42 +156,65 @@ class DeleteFileIndex {
   DeleteFileList for_data_file(const DataFile& file, int64_t data_seq,
                                LookupCache* cache = nullptr) const;
 
-  size_t size() const { return entries_.size(); }
+  size_t size() const { return size_; }
   // Distinct delete files returned by for_data_file so far.
   int64_t matched_files() const;
 
-  struct Entry {
-    DeleteFilePtr file;
-    int64_t seq = 0;
-    uint32_t ordinal = 0;
+  // Delete files that share storage, with a matched flag each.
+  struct Block {
+    std::shared_ptr<const void> storage;
+    const DeleteFile* files = nullptr;
+    size_t count = 0;
+    std::unique_ptr<std::atomic<uint8_t>[]> matched;
   };
-
- private:
+  // One delete file of a block.
+  struct Ref {
+    const DeleteFile* file = nullptr;
+    const Block* block = nullptr;
+    DeleteFilePtr ptr() const { return DeleteFilePtr(block->storage, file); }
+    void mark() const {
+      block->matched[file - block->files].store(1, std::memory_order_relaxed);
+    }
+  };
+  struct Entry {
+    Ref ref;
+    int64_t seq = 0;
+  };
+  // A delete scoped to one data file (a DV, referenced_data_file or equal file_path bounds).
+  struct PathEntry {
+    const char* path = nullptr;  // normalized; points into the delete file's strings
+    uint32_t length = 0;
+    uint32_t hash = 0;
+    Ref ref;
+    const PathEntry* next = nullptr;  // an older entry for the same path
+    bool dv = false;
+    std::string_view view() const { return {path, length}; }
+  };
   struct Partitioned {
     std::vector<Entry> entries;  // sorted by sequence number
     // Suffix lists by start index, made on first use (guarded by mu).
     mutable std::vector<std::shared_ptr<List>> suffixes;
     mutable std::unique_ptr<std::mutex> mu;
   };
-  struct PathEntry {
-    std::string_view path;  // normalized; points into the delete file's referenced path
-    uint64_t hash = 0;
-    Entry entry;
-    uint32_t next = 0;  // next entry with the same path, +1 (0 = none)
-    bool dv = false;
+  struct Part {
+    std::vector<std::unique_ptr<Block>> blocks;
+    std::vector<PathEntry> by_path;
+    std::vector<std::pair<std::string, Entry>> positions, equality;  // by partition key
+    std::vector<Entry> global_equality;
+    size_t files = 0;
   };
 
+ private:
   std::shared_ptr<List> suffix(const Partitioned& p, int64_t seq, bool strict) const;
   void mark(const List& list) const;
-  void mark(uint32_t ordinal) const { matched_[ordinal].store(1, std::memory_order_relaxed); }
 
-  std::vector<Entry> entries_;  // every delete file (ordinal = index)
-  std::vector<PathEntry> by_path_;
-  std::vector<uint32_t> slots_;  // open addressing over by_path_: index + 1, 0 = empty
+  std::vector<std::unique_ptr<Part>> parts_;
+  size_t size_ = 0;
+  size_t path_entries_ = 0;
+  std::vector<const PathEntry*> slots_;  // open addressing over the parts' path entries
   std::unordered_map<std::string, Partitioned> positions_by_partition_;
   std::unordered_map<std::string, Partitioned> equality_by_partition_;
   Partitioned global_equality_;
-  std::unique_ptr<std::atomic<uint8_t>[]> matched_;
 };
 
 // A delete manifest to index, and whether its spec is unpartitioned (its equality deletes are

@@ -365,7 +365,7 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
       if (keep_stats) {
         *copy = f;
       } else {
-        copy_file_without_stats(f, copy, false);
+        copy_file_without_stats(f, copy);
       }
       task.data_sequence_number = e.sequence_number.value_or(0);
       task.start = 0;

@@ -13,7 +13,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "floe/expr/expression.h"
@@ -43,13 +45,46 @@ struct ScanOptions {
   int64_t max_buffered_tasks = 0;
 };
 
-// A delete file as the scan sees it: the file and its sequence numbers.
+// A delete file as a scan task carries it: what readers need to apply it and to match it, in
+// about 200 bytes. Scans of tables with millions of deletion vectors or file-scoped position
+// deletes (workload P3) index every delete file, so the text fields are views into storage shared
+// by the delete files of one manifest, kept alive by the DeleteFilePtr that points here (never
+// hold a DeleteFile by value beyond its pointer). make() builds a standalone one from a DataFile;
+// to_data_file() gives the full description back.
+struct DeleteFile;
+using DeleteFilePtr = std::shared_ptr<const DeleteFile>;
+
 struct DeleteFile {
-  DataFile file;
+  FileContent content = FileContent::kPositionDeletes;
+  int32_t spec_id = 0;
+  std::string_view file_path;
+  std::string_view file_format;           // as written ("PARQUET", "puffin", ...)
+  std::string_view referenced_data_file;  // empty: not scoped to one data file by reference
+  // The one data file a position-delete file applies to: referenced_data_file, else its equal
+  // file_path lower and upper bounds (Java's ContentFileUtil.referencedDataFile); empty when
+  // the file may hold deletes for several data files of its partition.
+  std::string_view scoped_data_file;
+  std::string_view key_metadata;          // empty: none
+  std::span<const Literal> partition;     // one per field of the spec `spec_id`
+  std::span<const int32_t> equality_ids;  // equality deletes only
+  std::span<const int64_t> split_offsets;
+  int64_t record_count = 0;
+  int64_t file_size_in_bytes = 0;
+  std::optional<int64_t> content_offset;  // deletion vectors (v3): the blob in the Puffin file
+  std::optional<int64_t> content_size_in_bytes;
+  std::optional<int32_t> sort_order_id;
   int64_t data_sequence_number = 0;
   int64_t file_sequence_number = 0;
+  // Column metrics (sizes, counts, bounds), only when the scan keeps them
+  // (ScanOptions::include_column_stats); null otherwise.
+  const DataFile* metrics = nullptr;
+
+  // The full data_file description (metrics only when kept).
+  DataFile to_data_file() const;
+  // A delete file owning copies of `file`'s fields (metrics dropped unless `keep_metrics`).
+  static DeleteFilePtr make(const DataFile& file, int64_t data_sequence_number,
+                            int64_t file_sequence_number, bool keep_metrics = false);
 };
-using DeleteFilePtr = std::shared_ptr<const DeleteFile>;
 
 // The delete files of one task, in sequence-number order. Shared, not copied: the data files of
 // one partition and sequence number hold one list, and a file with a single delete (a DV, a
