@@ -90,14 +90,16 @@ namespace {
 
 constexpr size_t kStringBlock = 256 * 1024;
 
-// The usual spellings of file formats, so that they take no bytes per delete file.
-std::string_view interned_format(std::string_view f) {
-  static constexpr std::string_view kKnown[] = {"PARQUET", "parquet", "puffin", "PUFFIN",
-                                                "AVRO",    "avro",    "ORC",    "orc"};
-  for (std::string_view k : kKnown) {
-    if (f == k) return k;
+// The usual spellings of file formats, so that they take no bytes per delete file (index 0:
+// another spelling, kept in the extras).
+constexpr std::string_view kFormats[] = {"",     "PARQUET", "parquet", "puffin", "PUFFIN",
+                                         "AVRO", "avro",    "ORC",     "orc"};
+
+uint8_t format_code(std::string_view f) {
+  for (uint8_t i = 1; i < std::size(kFormats); ++i) {
+    if (f == kFormats[i]) return i;
   }
-  return {};
+  return 0;
 }
 
 // Java's single-target rule: a position-delete file whose file_path bounds are equal deletes
@@ -109,8 +111,9 @@ const std::string* bounds_target(const DataFile& f) {
 }
 
 bool is_deletion_vector(const DeleteFile& f) {
-  return (f.content_offset || f.file_format == "puffin" || f.file_format == "PUFFIN") &&
-         !f.referenced_data_file.empty();
+  std::string_view format = f.file_format();
+  return (f.content_offset() || format == "puffin" || format == "PUFFIN") &&
+         !f.referenced_data_file().empty();
 }
 
 }  // namespace
@@ -151,16 +154,31 @@ std::span<const Literal> DeleteFileStrings::partition(const std::vector<Literal>
   return partitions_.back();
 }
 
-const DataFile* DeleteFileStrings::metrics(const DataFile& from) {
-  DataFile& m = metrics_.emplace_back();
+const DataFile* DeleteFileStrings::details(const DataFile& from) {
+  DataFile& m = details_.emplace_back();
   m.column_sizes = from.column_sizes;
   m.value_counts = from.value_counts;
   m.null_value_counts = from.null_value_counts;
   m.nan_value_counts = from.nan_value_counts;
   m.lower_bounds = from.lower_bounds;
   m.upper_bounds = from.upper_bounds;
+  m.split_offsets = from.split_offsets;
   return &m;
 }
+
+std::string_view DeleteFile::file_format() const {
+  return format_ != 0 ? kFormats[format_] : extras_ ? extras_->file_format : std::string_view();
+}
+std::span<const int32_t> DeleteFile::equality_ids() const {
+  return extras_ ? extras_->equality_ids : std::span<const int32_t>();
+}
+std::string_view DeleteFile::key_metadata() const {
+  return extras_ ? extras_->key_metadata : std::string_view();
+}
+std::optional<int32_t> DeleteFile::sort_order_id() const {
+  return extras_ ? extras_->sort_order_id : std::nullopt;
+}
+const DataFile* DeleteFile::details() const { return extras_ ? extras_->details : nullptr; }
 
 DeleteFileBuilder::DeleteFileBuilder(size_t expected)
     : strings_(std::make_shared<DeleteFileStrings>()) {
@@ -168,7 +186,7 @@ DeleteFileBuilder::DeleteFileBuilder(size_t expected)
 }
 
 const DeleteFile& DeleteFileBuilder::add(const DataFile& f, int64_t data_sequence_number,
-                                         int64_t file_sequence_number, bool keep_metrics) {
+                                         int64_t file_sequence_number, bool keep_details) {
   if (current_ == nullptr || current_->files.size() == DeleteFileChunk::kSize) {
     auto chunk = std::make_shared<DeleteFileChunk>();
     chunk->strings = strings_;
@@ -178,33 +196,50 @@ const DeleteFile& DeleteFileBuilder::add(const DataFile& f, int64_t data_sequenc
   }
   DeleteFileStrings& s = *strings_;
   DeleteFile& d = current_->files.emplace_back();
-  d.content = f.content;
-  d.spec_id = f.spec_id;
+  d.content_ = static_cast<uint8_t>(f.content);
+  d.spec_id_ = f.spec_id;
   // The DVs of one Puffin file follow each other in a manifest: share their path.
   if (f.file_path != last_path_) last_path_ = s.copy(f.file_path);
-  d.file_path = last_path_;
-  d.file_format = interned_format(f.file_format);
-  if (d.file_format.empty()) d.file_format = s.copy(f.file_format);
-  if (f.referenced_data_file) d.referenced_data_file = s.copy(*f.referenced_data_file);
-  if (f.content == FileContent::kPositionDeletes) {
-    if (!d.referenced_data_file.empty()) {
-      d.scoped_data_file = d.referenced_data_file;
-    } else if (const std::string* target = bounds_target(f)) {
-      d.scoped_data_file = s.copy(*target);
-    }
+  d.path_ = last_path_.data();
+  d.path_length_ = static_cast<uint32_t>(last_path_.size());
+  std::string_view target;
+  if (f.referenced_data_file) {
+    target = s.copy(*f.referenced_data_file);
+    d.flags_ |= DeleteFile::kTargetIsReference;
+  } else if (f.content == FileContent::kPositionDeletes) {
+    if (const std::string* bounds = bounds_target(f)) target = s.copy(*bounds);
   }
-  if (f.key_metadata) d.key_metadata = s.copy(*f.key_metadata);
-  d.partition = s.partition(f.partition);
-  if (f.equality_ids) d.equality_ids = s.copy_array(*f.equality_ids);
-  if (f.split_offsets) d.split_offsets = s.copy_array(*f.split_offsets);
-  d.record_count = f.record_count;
-  d.file_size_in_bytes = f.file_size_in_bytes;
-  d.content_offset = f.content_offset;
-  d.content_size_in_bytes = f.content_size_in_bytes;
-  d.sort_order_id = f.sort_order_id;
-  d.data_sequence_number = data_sequence_number;
-  d.file_sequence_number = file_sequence_number;
-  if (keep_metrics) d.metrics = s.metrics(f);
+  d.target_ = target.data();
+  d.target_length_ = static_cast<uint32_t>(target.size());
+  auto partition = s.partition(f.partition);
+  d.partition_ = partition.data();
+  d.partition_size_ = static_cast<uint16_t>(partition.size());
+  d.record_count_ = f.record_count;
+  d.file_size_in_bytes_ = f.file_size_in_bytes;
+  if (f.content_offset) {
+    d.content_offset_ = *f.content_offset;
+    d.flags_ |= DeleteFile::kHasOffset;
+  }
+  if (f.content_size_in_bytes) {
+    d.content_size_ = *f.content_size_in_bytes;
+    d.flags_ |= DeleteFile::kHasSize;
+  }
+  d.data_sequence_number_ = data_sequence_number;
+  d.file_sequence_number_ = file_sequence_number;
+  d.format_ = format_code(f.file_format) & 0xF;
+  bool details = keep_details && (!f.column_sizes.empty() || !f.value_counts.empty() ||
+                                  !f.null_value_counts.empty() || !f.nan_value_counts.empty() ||
+                                  !f.lower_bounds.empty() || !f.upper_bounds.empty() ||
+                                  f.split_offsets);
+  if (d.format_ == 0 || f.key_metadata || f.equality_ids || f.sort_order_id || details) {
+    DeleteFile::Extras* x = s.extras();
+    if (d.format_ == 0) x->file_format = s.copy(f.file_format);
+    if (f.key_metadata) x->key_metadata = s.copy(*f.key_metadata);
+    if (f.equality_ids) x->equality_ids = s.copy_array(*f.equality_ids);
+    x->sort_order_id = f.sort_order_id;
+    if (details) x->details = s.details(f);
+    d.extras_ = x;
+  }
   return d;
 }
 
@@ -216,40 +251,41 @@ std::vector<std::shared_ptr<const DeleteFileChunk>> DeleteFileBuilder::finish() 
 
 DataFile DeleteFile::to_data_file() const {
   DataFile f;
-  if (metrics) {
-    f.column_sizes = metrics->column_sizes;
-    f.value_counts = metrics->value_counts;
-    f.null_value_counts = metrics->null_value_counts;
-    f.nan_value_counts = metrics->nan_value_counts;
-    f.lower_bounds = metrics->lower_bounds;
-    f.upper_bounds = metrics->upper_bounds;
-  } else if (!scoped_data_file.empty() && referenced_data_file.empty()) {
+  if (const DataFile* d = details()) {
+    f.column_sizes = d->column_sizes;
+    f.value_counts = d->value_counts;
+    f.null_value_counts = d->null_value_counts;
+    f.nan_value_counts = d->nan_value_counts;
+    f.lower_bounds = d->lower_bounds;
+    f.upper_bounds = d->upper_bounds;
+    f.split_offsets = d->split_offsets;
+  } else if (target_length_ > 0 && !(flags_ & kTargetIsReference)) {
     // The bounds the scope came from.
-    f.lower_bounds.push_back({kDeleteFilePathId, std::string(scoped_data_file)});
-    f.upper_bounds.push_back({kDeleteFilePathId, std::string(scoped_data_file)});
+    f.lower_bounds.push_back({kDeleteFilePathId, std::string(target())});
+    f.upper_bounds.push_back({kDeleteFilePathId, std::string(target())});
   }
-  f.content = content;
-  f.file_path = file_path;
-  f.file_format = file_format;
-  f.partition.assign(partition.begin(), partition.end());
-  f.record_count = record_count;
-  f.file_size_in_bytes = file_size_in_bytes;
-  if (!key_metadata.empty()) f.key_metadata = std::string(key_metadata);
-  if (!split_offsets.empty()) f.split_offsets.emplace(split_offsets.begin(), split_offsets.end());
-  if (!equality_ids.empty()) f.equality_ids.emplace(equality_ids.begin(), equality_ids.end());
-  f.sort_order_id = sort_order_id;
-  if (!referenced_data_file.empty()) f.referenced_data_file = std::string(referenced_data_file);
-  f.content_offset = content_offset;
-  f.content_size_in_bytes = content_size_in_bytes;
-  f.spec_id = spec_id;
+  f.content = content();
+  f.file_path = file_path();
+  f.file_format = file_format();
+  f.partition.assign(partition().begin(), partition().end());
+  f.record_count = record_count_;
+  f.file_size_in_bytes = file_size_in_bytes_;
+  if (!key_metadata().empty()) f.key_metadata = std::string(key_metadata());
+  auto ids = equality_ids();
+  if (!ids.empty()) f.equality_ids.emplace(ids.begin(), ids.end());
+  f.sort_order_id = sort_order_id();
+  if (flags_ & kTargetIsReference) f.referenced_data_file = std::string(target());
+  f.content_offset = content_offset();
+  f.content_size_in_bytes = content_size_in_bytes();
+  f.spec_id = spec_id_;
   return f;
 }
 
 DeleteFilePtr DeleteFile::make(const DataFile& file, int64_t data_sequence_number,
-                               int64_t file_sequence_number, bool keep_metrics) {
+                               int64_t file_sequence_number, bool keep_details) {
   DeleteFileBuilder builder(1);
   const DeleteFile& d =
-      builder.add(file, data_sequence_number, file_sequence_number, keep_metrics);
+      builder.add(file, data_sequence_number, file_sequence_number, keep_details);
   return DeleteFilePtr(builder.finish().front(), &d);
 }
 
@@ -287,98 +323,103 @@ Status read_delete_manifests(FileIO& io, const TableMetadata& table,
   return Status::OK();
 }
 
-// A list shared by many data files, with its files' refs for matched_files().
+// A list shared by many data files, with its files' ids for matched_files().
 struct DeleteFileIndex::List {
   std::vector<DeleteFilePtr> files;
-  std::vector<Ref> refs;
+  std::vector<uint32_t> ids;
   mutable std::atomic<bool> counted{false};
 };
 
 DeleteFileIndex::DeleteFileIndex() = default;
 DeleteFileIndex::~DeleteFileIndex() = default;
 
-namespace {
-
-std::unique_ptr<DeleteFileIndex::Block> make_block(std::shared_ptr<const void> storage,
-                                                   const DeleteFile* files, size_t count) {
-  auto b = std::make_unique<DeleteFileIndex::Block>();
-  b->storage = std::move(storage);
-  b->files = files;
-  b->count = count;
-  b->matched = std::make_unique<std::atomic<uint8_t>[]>(count);
-  for (size_t i = 0; i < count; ++i) b->matched[i].store(0, std::memory_order_relaxed);
-  return b;
-}
-
-// Files into the part's path table or partition lists.
-void classify(const DeleteFileIndex::Block& block, bool unpartitioned_spec,
-              DeleteFileIndex::Part* part) {
-  for (size_t i = 0; i < block.count; ++i) {
-    const DeleteFile& f = block.files[i];
-    DeleteFileIndex::Entry e;
-    e.ref = {&f, &block};
-    e.seq = f.data_sequence_number;
-    if (f.content == FileContent::kPositionDeletes) {
-      if (!f.scoped_data_file.empty()) {
-        DeleteFileIndex::PathEntry pe;
-        std::string_view path = normalized_path_view(f.scoped_data_file);
-        pe.path = path.data();
-        pe.length = static_cast<uint32_t>(path.size());
-        pe.hash = path_hash(path);
-        pe.ref = e.ref;
-        pe.dv = is_deletion_vector(f);
-        part->by_path.push_back(pe);
-      } else {
-        part->positions.emplace_back(partition_key(f.spec_id, {f.partition.begin(),
-                                                               f.partition.end()}),
-                                     e);
-      }
-    } else if (unpartitioned_spec) {
-      part->global_equality.push_back(e);
-    } else {
-      part->equality.emplace_back(
-          partition_key(f.spec_id, {f.partition.begin(), f.partition.end()}), e);
-    }
-  }
-  part->files += block.count;
-}
-
-}  // namespace
-
 std::unique_ptr<DeleteFileIndex::Part> DeleteFileIndex::prepare(
     std::vector<std::shared_ptr<const DeleteFileChunk>> chunks, bool unpartitioned_spec) {
   auto part = std::make_unique<Part>();
   size_t n = 0;
   for (const auto& c : chunks) n += c->files.size();
-  part->by_path.reserve(n);
-  for (auto& c : chunks) {
-    const DeleteFile* files = c->files.data();
-    size_t count = c->files.size();
-    part->blocks.push_back(make_block(std::move(c), files, count));
-    classify(*part->blocks.back(), unpartitioned_spec, part.get());
+  part->files = n;
+  for (uint32_t c = 0; c < chunks.size(); ++c) {
+    const auto& files = chunks[c]->files;
+    for (uint32_t i = 0; i < files.size(); ++i) {
+      const DeleteFile& f = files[i];
+      Entry e{c << DeleteFileChunk::kShift | i, f.data_sequence_number()};
+      if (f.content() == FileContent::kPositionDeletes) {
+        std::string_view target = f.scoped_data_file();
+        if (!target.empty()) {
+          if (part->by_path.empty()) part->by_path.reserve(n);
+          part->by_path.emplace_back(path_hash(normalized_path_view(target)), e.id);
+        } else {
+          auto p = f.partition();
+          part->positions.emplace_back(partition_key(f.spec_id(), {p.begin(), p.end()}), e);
+        }
+      } else if (unpartitioned_spec) {
+        part->global_equality.push_back(e);
+      } else {
+        auto p = f.partition();
+        part->equality.emplace_back(partition_key(f.spec_id(), {p.begin(), p.end()}), e);
+      }
+    }
   }
-  if (part->by_path.size() < n / 2) part->by_path.shrink_to_fit();
+  part->chunks = std::move(chunks);
   return part;
 }
 
 void DeleteFileIndex::add(std::unique_ptr<Part> part) {
+  const uint32_t base = static_cast<uint32_t>(chunks_.size());
+  part->first_chunk = base;
+  for (auto& c : part->chunks) {
+    Chunk chunk;
+    chunk.matched = std::make_unique<std::atomic<uint8_t>[]>(c->files.size());
+    for (size_t i = 0; i < c->files.size(); ++i) {
+      chunk.matched[i].store(0, std::memory_order_relaxed);
+    }
+    chunk.storage = std::move(c);
+    chunks_.push_back(std::move(chunk));
+  }
+  part->chunks.clear();
+  const uint32_t offset = base << DeleteFileChunk::kShift;
   size_ += part->files;
   path_entries_ += part->by_path.size();
-  for (auto& [key, e] : part->positions) positions_by_partition_[key].entries.push_back(e);
-  for (auto& [key, e] : part->equality) equality_by_partition_[key].entries.push_back(e);
-  for (auto& e : part->global_equality) global_equality_.entries.push_back(e);
+  for (auto& [key, e] : part->positions) {
+    positions_by_partition_[key].entries.push_back({e.id + offset, e.seq});
+  }
+  for (auto& [key, e] : part->equality) {
+    equality_by_partition_[key].entries.push_back({e.id + offset, e.seq});
+  }
+  for (auto& e : part->global_equality) global_equality_.entries.push_back({e.id + offset, e.seq});
   part->positions.clear();
   part->equality.clear();
   part->global_equality.clear();
-  parts_.push_back(std::move(part));
+  if (!part->by_path.empty()) parts_.push_back(std::move(part));
 }
 
 void DeleteFileIndex::add(DeleteFilePtr file, bool unpartitioned_spec) {
-  auto part = std::make_unique<Part>();
-  const DeleteFile* f = file.get();
-  part->blocks.push_back(make_block(std::move(file), f, 1));
-  classify(*part->blocks.back(), unpartitioned_spec, part.get());
-  add(std::move(part));
+  // As a chunk of one that shares the file's ownership.
+  auto chunk = std::make_shared<DeleteFileChunk>();
+  chunk->files.push_back(*file);
+  chunk->owner = std::move(file);
+  add(prepare({std::move(chunk)}, unpartitioned_spec));
+}
+
+void DeleteFileIndex::insert(uint32_t hash, uint32_t id) {
+  const size_t mask = slots_.size() - 1;
+  std::string_view path = normalized_path_view(file(id).scoped_data_file());
+  for (size_t s = hash & mask;; s = (s + 1) & mask) {
+    uint64_t at = slots_[s];
+    if (at == kEmpty) {
+      slots_[s] = uint64_t{hash} << 32 | id;
+      return;
+    }
+    uint32_t other = static_cast<uint32_t>(at) & ~kChained;
+    if (static_cast<uint32_t>(at >> 32) == hash &&
+        normalized_path_view(file(other).scoped_data_file()) == path) {
+      // Several deletes for one path: the last added heads a chain through next_.
+      next_[id] = static_cast<uint32_t>(at);
+      slots_[s] = uint64_t{hash} << 32 | id | kChained;
+      return;
+    }
+  }
 }
 
 void DeleteFileIndex::finish() {
@@ -393,43 +434,32 @@ void DeleteFileIndex::finish() {
   }
   prepare(global_equality_);
 
-  // Open addressing at load <= 1/2, sized once; several deletes for one path chain through
-  // `next`, the last added first. Slots are prefetched a few entries ahead: the table is far
-  // larger than the caches.
+  // Open addressing at load <= 2/3, sized once. Slots are prefetched a few entries ahead: the
+  // table is far larger than the caches.
   if (path_entries_ == 0) return;
   size_t capacity = 16;
-  while (capacity < path_entries_ * 2) capacity *= 2;
-  slots_.assign(capacity, nullptr);
+  while (capacity * 2 < path_entries_ * 3) capacity *= 2;
+  slots_.assign(capacity, kEmpty);
   const size_t mask = capacity - 1;
   constexpr size_t kAhead = 8;
   for (auto& part : parts_) {
-    auto& entries = part->by_path;
+    const uint32_t offset = part->first_chunk << DeleteFileChunk::kShift;
+    const auto& entries = part->by_path;
     for (size_t i = 0; i < entries.size(); ++i) {
-      if (i + kAhead < entries.size()) __builtin_prefetch(&slots_[entries[i + kAhead].hash & mask], 1);
-      PathEntry& pe = entries[i];
-      size_t s = pe.hash & mask;
-      while (true) {
-        const PathEntry* at = slots_[s];
-        if (at == nullptr) {
-          slots_[s] = &pe;
-          break;
-        }
-        if (at->hash == pe.hash && at->view() == pe.view()) {
-          pe.next = at;
-          slots_[s] = &pe;
-          break;
-        }
-        s = (s + 1) & mask;
+      if (i + kAhead < entries.size()) {
+        __builtin_prefetch(&slots_[entries[i + kAhead].first & mask], 1);
       }
+      insert(entries[i].first, entries[i].second + offset);
     }
   }
+  parts_.clear();
 }
 
 int64_t DeleteFileIndex::matched_files() const {
   int64_t n = 0;
-  for (const auto& part : parts_) {
-    for (const auto& b : part->blocks) {
-      for (size_t i = 0; i < b->count; ++i) n += b->matched[i].load(std::memory_order_relaxed);
+  for (const Chunk& c : chunks_) {
+    for (size_t i = 0; i < c.storage->files.size(); ++i) {
+      n += c.matched[i].load(std::memory_order_relaxed);
     }
   }
   return n;
@@ -438,7 +468,7 @@ int64_t DeleteFileIndex::matched_files() const {
 void DeleteFileIndex::mark(const List& list) const {
   if (list.counted.load(std::memory_order_relaxed)) return;
   if (list.counted.exchange(true)) return;
-  for (const Ref& r : list.refs) r.mark();
+  for (uint32_t id : list.ids) mark(id);
 }
 
 std::shared_ptr<DeleteFileIndex::List> DeleteFileIndex::suffix(const Partitioned& p, int64_t seq,
@@ -454,8 +484,8 @@ std::shared_ptr<DeleteFileIndex::List> DeleteFileIndex::suffix(const Partitioned
   if (!slot) {
     slot = std::make_shared<List>();
     for (auto e = it; e != p.entries.end(); ++e) {
-      slot->files.push_back(e->ref.ptr());
-      slot->refs.push_back(e->ref);
+      slot->files.push_back(ptr(e->id));
+      slot->ids.push_back(e->id);
     }
   }
   return slot;
@@ -479,52 +509,58 @@ std::shared_ptr<DeleteFileIndex::List> concat(
   for (const auto* p : parts) {
     if (!*p) continue;
     out->files.insert(out->files.end(), (*p)->files.begin(), (*p)->files.end());
-    out->refs.insert(out->refs.end(), (*p)->refs.begin(), (*p)->refs.end());
+    out->ids.insert(out->ids.end(), (*p)->ids.begin(), (*p)->ids.end());
   }
   return out;
 }
 
 }  // namespace
 
-DeleteFileList DeleteFileIndex::for_data_file(const DataFile& file, int64_t data_seq,
+DeleteFileList DeleteFileIndex::for_data_file(const DataFile& data, int64_t data_seq,
                                               LookupCache* cache) const {
   if (size_ == 0) return {};
 
   // Path-scoped deletes: the newest live DV, else every live file-scoped position file (almost
   // always at most one: no allocation unless there are several).
-  const PathEntry* dv_entry = nullptr;
-  const PathEntry* one_scoped = nullptr;
-  std::vector<const PathEntry*> scoped;
+  constexpr uint32_t kNone = ~uint32_t{0};
+  uint32_t dv = kNone, one_scoped = kNone;
+  std::vector<uint32_t> scoped;
   if (!slots_.empty()) {
-    std::string_view path = normalized_path_view(file.file_path);
-    uint32_t h = path_hash(path);
+    std::string_view path = normalized_path_view(data.file_path);
+    const uint32_t h = path_hash(path);
     const size_t mask = slots_.size() - 1;
-    for (size_t s = h & mask; slots_[s] != nullptr; s = (s + 1) & mask) {
-      const PathEntry* pe = slots_[s];
-      if (pe->hash != h || pe->view() != path) continue;
-      for (; pe; pe = pe->next) {
-        if (pe->ref.file->data_sequence_number < data_seq) continue;
-        if (pe->dv) {
-          if (!dv_entry ||
-              pe->ref.file->data_sequence_number > dv_entry->ref.file->data_sequence_number) {
-            dv_entry = pe;
+    for (size_t s = h & mask; slots_[s] != kEmpty; s = (s + 1) & mask) {
+      uint64_t at = slots_[s];
+      if (static_cast<uint32_t>(at >> 32) != h) continue;
+      uint32_t id = static_cast<uint32_t>(at);
+      if (normalized_path_view(file(id & ~kChained).scoped_data_file()) != path) continue;
+      while (true) {
+        const uint32_t clean = id & ~kChained;
+        const DeleteFile& f = file(clean);
+        if (f.data_sequence_number() >= data_seq) {
+          if (is_deletion_vector(f)) {
+            if (dv == kNone || f.data_sequence_number() > file(dv).data_sequence_number()) {
+              dv = clean;
+            }
+          } else if (one_scoped == kNone) {
+            one_scoped = clean;
+          } else {
+            if (scoped.empty()) scoped.push_back(one_scoped);
+            scoped.push_back(clean);
           }
-        } else if (!one_scoped) {
-          one_scoped = pe;
-        } else {
-          if (scoped.empty()) scoped.push_back(one_scoped);
-          scoped.push_back(pe);
         }
+        if (!(id & kChained)) break;
+        id = next_.at(clean);
       }
       break;
     }
   }
-  if (dv_entry) {  // a deletion vector replaces every position-delete file
-    one_scoped = nullptr;
+  if (dv != kNone) {  // a deletion vector replaces every position-delete file
+    one_scoped = kNone;
     scoped.clear();
   }
-  std::stable_sort(scoped.begin(), scoped.end(), [](const PathEntry* a, const PathEntry* b) {
-    return a->ref.file->data_sequence_number < b->ref.file->data_sequence_number;
+  std::stable_sort(scoped.begin(), scoped.end(), [&](uint32_t a, uint32_t b) {
+    return file(a).data_sequence_number() < file(b).data_sequence_number();
   });
 
   // Partition-scoped and global deletes, memoized per (spec, partition, sequence number).
@@ -533,12 +569,12 @@ DeleteFileList DeleteFileIndex::for_data_file(const DataFile& file, int64_t data
       !global_equality_.entries.empty()) {
     LookupCache local;
     if (!cache) cache = &local;
-    if (!cache->valid || cache->spec_id != file.spec_id || cache->seq != data_seq ||
-        cache->partition != file.partition) {
+    if (!cache->valid || cache->spec_id != data.spec_id || cache->seq != data_seq ||
+        cache->partition != data.partition) {
       std::shared_ptr<List> positions, equality;
       std::string key;
       if (!positions_by_partition_.empty() || !equality_by_partition_.empty()) {
-        key = partition_key(file.spec_id, file.partition);
+        key = partition_key(data.spec_id, data.partition);
       }
       if (auto it = positions_by_partition_.find(key); it != positions_by_partition_.end()) {
         positions = suffix(it->second, data_seq, false);
@@ -548,34 +584,34 @@ DeleteFileList DeleteFileIndex::for_data_file(const DataFile& file, int64_t data
       }
       std::shared_ptr<List> global = suffix(global_equality_, data_seq, true);
       cache->valid = true;
-      cache->spec_id = file.spec_id;
-      cache->partition = file.partition;
+      cache->spec_id = data.spec_id;
+      cache->partition = data.partition;
       cache->seq = data_seq;
       cache->all = concat({&positions, &equality, &global});
       cache->without_positions = positions ? concat({&equality, &global}) : cache->all;
     }
-    partitioned = dv_entry ? cache->without_positions : cache->all;
+    partitioned = dv != kNone ? cache->without_positions : cache->all;
   }
 
-  if (!dv_entry && !one_scoped) {
+  if (dv == kNone && one_scoped == kNone) {
     if (!partitioned) return {};
     mark(*partitioned);
     return DeleteFileList(
         std::shared_ptr<const std::vector<DeleteFilePtr>>(partitioned, &partitioned->files));
   }
-  if (dv_entry && !partitioned) {
-    dv_entry->ref.mark();
-    return DeleteFileList(dv_entry->ref.ptr());
+  if (dv != kNone && !partitioned) {
+    mark(dv);
+    return DeleteFileList(ptr(dv));
   }
-  if (!dv_entry && scoped.empty() && !partitioned) {
-    one_scoped->ref.mark();
-    return DeleteFileList(one_scoped->ref.ptr());
+  if (dv == kNone && scoped.empty() && !partitioned) {
+    mark(one_scoped);
+    return DeleteFileList(ptr(one_scoped));
   }
   std::vector<DeleteFilePtr> out;
-  if (scoped.empty()) scoped.push_back(dv_entry ? dv_entry : one_scoped);
-  for (const PathEntry* e : scoped) {
-    e->ref.mark();
-    out.push_back(e->ref.ptr());
+  if (scoped.empty()) scoped.push_back(dv != kNone ? dv : one_scoped);
+  for (uint32_t id : scoped) {
+    mark(id);
+    out.push_back(ptr(id));
   }
   if (partitioned) {
     mark(*partitioned);

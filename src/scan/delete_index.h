@@ -4,14 +4,15 @@
 //   position deletes     data seq <= delete seq, same spec + partition, or scoped to the path
 //   equality deletes     data seq <  delete seq, same spec + partition, or global (unpartitioned)
 //
-// Built for millions of deletes (workload P3): path-scoped deletes (DVs, file-scoped position
-// files) live in one flat open-addressing table keyed by path views into the delete files
-// themselves; partition-scoped deletes are grouped by
-// (spec, partition) and sorted by sequence number. Delete files are compact (DeleteFile: views
-// into one string store per manifest, about 200 bytes plus the paths), built per manifest in
-// parallel (DeleteFileBuilder, prepare) and shared by pointer, never copied. Lookups return shared DeleteFileLists: every
-// data file of one partition and sequence number gets the same list, and each DV its own
-// prebuilt one-element list, so attaching deletes to a task is one reference-count increment.
+// Built for millions of deletes (workload P3), where memory first touched costs more than the
+// matching: delete files are compact DeleteFiles (96 bytes plus their paths, copied once into
+// blocks shared per manifest), decoded and classified per manifest in parallel
+// (DeleteFileBuilder, prepare). Path-scoped deletes (DVs, file-scoped position files) are found
+// through one open-addressing table of 8-byte slots (hash and id); partition-scoped deletes are
+// grouped by (spec, partition) and sorted by sequence number. Lookups return shared
+// DeleteFileLists: every data file of one partition and sequence number gets the same list, and
+// a DV is one pointer aliasing its chunk, so attaching deletes to a task is one reference-count
+// increment.
 #pragma once
 
 #include <atomic>
@@ -70,7 +71,7 @@ class ChunkArena {
 void copy_file_without_stats(const DataFile& from, DataFile* to);
 
 // What the DeleteFile views of one manifest point into: path bytes in large blocks, partition
-// tuples (consecutive equal ones shared), and the metrics of scans that keep them.
+// tuples (consecutive equal ones shared), and the rarely set fields.
 class DeleteFileStrings {
  public:
   DeleteFileStrings() = default;
@@ -81,7 +82,8 @@ class DeleteFileStrings {
   template <typename T>
   std::span<const T> copy_array(const std::vector<T>& v);
   std::span<const Literal> partition(const std::vector<Literal>& values);
-  const DataFile* metrics(const DataFile& from);
+  DeleteFile::Extras* extras() { return &extras_.emplace_back(); }
+  const DataFile* details(const DataFile& from);
 
  private:
   char* allocate(size_t bytes, size_t align);
@@ -89,15 +91,18 @@ class DeleteFileStrings {
   char* at_ = nullptr;
   size_t left_ = 0;
   std::deque<std::vector<Literal>> partitions_;
-  std::deque<DataFile> metrics_;
+  std::deque<DeleteFile::Extras> extras_;
+  std::deque<DataFile> details_;
 };
 
 // Up to kSize delete files sharing one control block (the unit DeleteFilePtrs alias) and the
 // strings of their manifest.
 struct DeleteFileChunk {
-  static constexpr size_t kSize = 1024;
+  static constexpr uint32_t kShift = 10;
+  static constexpr size_t kSize = size_t{1} << kShift;
   std::shared_ptr<DeleteFileStrings> strings;
   std::vector<DeleteFile> files;  // capacity kSize: never moves
+  std::shared_ptr<const void> owner;  // of the strings of files copied from elsewhere
 };
 
 // Turns the entries of one delete manifest into compact DeleteFiles: the paths are copied once
@@ -107,7 +112,7 @@ class DeleteFileBuilder {
  public:
   explicit DeleteFileBuilder(size_t expected = 0);
   const DeleteFile& add(const DataFile& f, int64_t data_sequence_number,
-                        int64_t file_sequence_number, bool keep_metrics);
+                        int64_t file_sequence_number, bool keep_details);
   // The chunks, each owned by its own shared_ptr.
   std::vector<std::shared_ptr<const DeleteFileChunk>> finish();
 
@@ -139,7 +144,7 @@ class DeleteFileIndex {
 
   // Per-thread memo of the last partition looked up and of combined lists; pass one per worker
   // to for_data_file so that data files of one partition share their list.
-  struct List;  // a shared list with the ordinals of its files (for matched_files)
+  struct List;  // a shared list with the ids of its files (for matched_files)
   struct LookupCache {
     bool valid = false;
     int32_t spec_id = 0;
@@ -160,35 +165,25 @@ class DeleteFileIndex {
   // Distinct delete files returned by for_data_file so far.
   int64_t matched_files() const;
 
-  // Delete files that share storage, with a matched flag each.
-  struct Block {
-    std::shared_ptr<const void> storage;
-    const DeleteFile* files = nullptr;
-    size_t count = 0;
-    std::unique_ptr<std::atomic<uint8_t>[]> matched;
-  };
-  // One delete file of a block.
-  struct Ref {
-    const DeleteFile* file = nullptr;
-    const Block* block = nullptr;
-    DeleteFilePtr ptr() const { return DeleteFilePtr(block->storage, file); }
-    void mark() const {
-      block->matched[file - block->files].store(1, std::memory_order_relaxed);
-    }
-  };
+  // A delete file's id: its chunk's number << DeleteFileChunk::kShift | its place in the chunk.
   struct Entry {
-    Ref ref;
+    uint32_t id = 0;
     int64_t seq = 0;
   };
-  // A delete scoped to one data file (a DV, referenced_data_file or equal file_path bounds).
-  struct PathEntry {
-    const char* path = nullptr;  // normalized; points into the delete file's strings
-    uint32_t length = 0;
-    uint32_t hash = 0;
-    Ref ref;
-    const PathEntry* next = nullptr;  // an older entry for the same path
-    bool dv = false;
-    std::string_view view() const { return {path, length}; }
+  struct Part {
+    std::vector<std::shared_ptr<const DeleteFileChunk>> chunks;
+    // Ids here are local to the part (chunk numbers from 0) until add().
+    std::vector<std::pair<uint32_t, uint32_t>> by_path;  // (hash, id)
+    std::vector<std::pair<std::string, Entry>> positions, equality;  // by partition key
+    std::vector<Entry> global_equality;
+    size_t files = 0;
+    uint32_t first_chunk = 0;
+  };
+
+ private:
+  struct Chunk {
+    std::shared_ptr<const DeleteFileChunk> storage;
+    std::unique_ptr<std::atomic<uint8_t>[]> matched;
   };
   struct Partitioned {
     std::vector<Entry> entries;  // sorted by sequence number
@@ -196,22 +191,33 @@ class DeleteFileIndex {
     mutable std::vector<std::shared_ptr<List>> suffixes;
     mutable std::unique_ptr<std::mutex> mu;
   };
-  struct Part {
-    std::vector<std::unique_ptr<Block>> blocks;
-    std::vector<PathEntry> by_path;
-    std::vector<std::pair<std::string, Entry>> positions, equality;  // by partition key
-    std::vector<Entry> global_equality;
-    size_t files = 0;
-  };
+  // Slots: hash << 32 | id, with kChained set in the id when `next_` holds an older delete
+  // for the same path.
+  static constexpr uint64_t kEmpty = ~uint64_t{0};
+  static constexpr uint32_t kChained = uint32_t{1} << 31;
 
- private:
+  const DeleteFile& file(uint32_t id) const {
+    return chunks_[id >> DeleteFileChunk::kShift]
+        .storage->files[id & (DeleteFileChunk::kSize - 1)];
+  }
+  DeleteFilePtr ptr(uint32_t id) const {
+    return DeleteFilePtr(chunks_[id >> DeleteFileChunk::kShift].storage, &file(id));
+  }
+  void mark(uint32_t id) const {
+    chunks_[id >> DeleteFileChunk::kShift]
+        .matched[id & (DeleteFileChunk::kSize - 1)]
+        .store(1, std::memory_order_relaxed);
+  }
+  void insert(uint32_t hash, uint32_t id);
   std::shared_ptr<List> suffix(const Partitioned& p, int64_t seq, bool strict) const;
   void mark(const List& list) const;
 
   std::vector<std::unique_ptr<Part>> parts_;
+  std::vector<Chunk> chunks_;
   size_t size_ = 0;
   size_t path_entries_ = 0;
-  std::vector<const PathEntry*> slots_;  // open addressing over the parts' path entries
+  std::vector<uint64_t> slots_;  // open addressing over path-scoped deletes
+  std::unordered_map<uint32_t, uint32_t> next_;  // id -> an older id for the same path
   std::unordered_map<std::string, Partitioned> positions_by_partition_;
   std::unordered_map<std::string, Partitioned> equality_by_partition_;
   Partitioned global_equality_;

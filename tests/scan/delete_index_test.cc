@@ -59,7 +59,7 @@ DeleteFilePtr dv(const std::string& puffin, const std::string& target, int64_t s
 
 std::vector<std::string> paths(const DeleteFileList& v) {
   std::vector<std::string> out;
-  for (const auto& d : v) out.emplace_back(d->file_path);
+  for (const auto& d : v) out.emplace_back(d->file_path());
   return out;
 }
 
@@ -114,11 +114,11 @@ TEST(DeleteFileIndexTest, DeletionVectorsBeatPositionFiles) {
   index.finish();
   auto a = index.for_data_file(data_file("s3://b/t/data/a.parquet", 0, {}), 2);
   ASSERT_EQ(a.size(), 2u);
-  EXPECT_EQ(a[0]->referenced_data_file, "s3://b/t/data/a.parquet");
-  EXPECT_EQ(a[1]->file_path, "eq");  // equality deletes still apply
+  EXPECT_EQ(a[0]->referenced_data_file(), "s3://b/t/data/a.parquet");
+  EXPECT_EQ(a[1]->file_path(), "eq");  // equality deletes still apply
   auto b = index.for_data_file(data_file("s3://b/t/data/b.parquet", 0, {}), 4);
   ASSERT_EQ(b.size(), 2u);
-  EXPECT_EQ(b[0]->referenced_data_file, "s3://b/t/data/b.parquet");
+  EXPECT_EQ(b[0]->referenced_data_file(), "s3://b/t/data/b.parquet");
   // A data file without a DV gets the position file.
   EXPECT_EQ(paths(index.for_data_file(data_file("s3://b/t/data/c.parquet", 0, {}), 2)),
             Paths({"pos-partition", "eq"}));
@@ -185,7 +185,6 @@ TEST(DeleteFileTest, RoundTripsToADataFile) {
   f.record_count = 12;
   f.file_size_in_bytes = 3456;
   f.key_metadata = std::string("\x00\x01key", 5);
-  f.split_offsets = std::vector<int64_t>{4, 1000};
   f.equality_ids = std::vector<int32_t>{1, 3};
   f.sort_order_id = 2;
   f.spec_id = 4;
@@ -193,25 +192,30 @@ TEST(DeleteFileTest, RoundTripsToADataFile) {
   f.lower_bounds = {{1, "a"}};
   f.upper_bounds = {{1, "z"}};
   DeleteFilePtr lean = DeleteFile::make(f, 5, 6);
-  EXPECT_EQ(lean->data_sequence_number, 5);
-  EXPECT_EQ(lean->file_sequence_number, 6);
-  EXPECT_EQ(lean->metrics, nullptr);
-  EXPECT_TRUE(lean->scoped_data_file.empty());
+  EXPECT_EQ(lean->data_sequence_number(), 5);
+  EXPECT_EQ(lean->file_sequence_number(), 6);
+  EXPECT_EQ(lean->details(), nullptr);
+  EXPECT_TRUE(lean->scoped_data_file().empty());
+  DataFile with_details = f;
+  with_details.split_offsets = std::vector<int64_t>{4, 1000};
   DataFile without_metrics = f;
   without_metrics.value_counts.clear();
   without_metrics.lower_bounds.clear();
   without_metrics.upper_bounds.clear();
   EXPECT_EQ(lean->to_data_file(), without_metrics);
-  EXPECT_EQ(DeleteFile::make(f, 5, 6, /*keep_metrics=*/true)->to_data_file(), f);
+  EXPECT_EQ(DeleteFile::make(f, 5, 6, /*keep_details=*/true)->to_data_file(), f);
+  EXPECT_EQ(DeleteFile::make(with_details, 5, 6, true)->to_data_file(), with_details);
+  EXPECT_EQ(DeleteFile::make(with_details, 5, 6)->to_data_file(), without_metrics);
+  EXPECT_EQ(sizeof(DeleteFile), 96u);
 
   DataFile d = dv_data_file("s3://bucket/t/data/dvs.puffin", "s3://bucket/t/data/a.parquet", 1,
                             {Literal::int32(7)});
   d.record_count = 3;
   d.file_size_in_bytes = 99;
   DeleteFilePtr v = DeleteFile::make(d, 8, 8);
-  EXPECT_EQ(v->scoped_data_file, "s3://bucket/t/data/a.parquet");
-  EXPECT_EQ(v->file_format, "puffin");
-  EXPECT_EQ(v->content_offset, 4);
+  EXPECT_EQ(v->scoped_data_file(), "s3://bucket/t/data/a.parquet");
+  EXPECT_EQ(v->file_format(), "puffin");
+  EXPECT_EQ(v->content_offset(), 4);
   EXPECT_EQ(v->to_data_file(), d);
 
   // Scoped by equal file_path bounds: the bounds come back.
@@ -219,8 +223,8 @@ TEST(DeleteFileTest, RoundTripsToADataFile) {
   b.lower_bounds = {{2147483546, "/t/a.parquet"}};
   b.upper_bounds = b.lower_bounds;
   DeleteFilePtr bp = DeleteFile::make(b, 1, 1);
-  EXPECT_EQ(bp->scoped_data_file, "/t/a.parquet");
-  EXPECT_TRUE(bp->referenced_data_file.empty());
+  EXPECT_EQ(bp->scoped_data_file(), "/t/a.parquet");
+  EXPECT_TRUE(bp->referenced_data_file().empty());
   EXPECT_EQ(bp->to_data_file(), b);
 }
 
@@ -236,11 +240,11 @@ TEST(DeleteFileTest, BuilderSharesPathsAndPartitions) {
   ASSERT_EQ(chunks.size(), 1u);
   const auto& files = chunks[0]->files;
   ASSERT_EQ(files.size(), 3u);
-  EXPECT_EQ(files[0].file_path.data(), files[1].file_path.data());
-  EXPECT_EQ(files[0].partition.data(), files[1].partition.data());
-  EXPECT_EQ(files[1].referenced_data_file, long_target);
-  EXPECT_EQ(files[2].file_path, "other.puffin");
-  EXPECT_EQ(files[2].partition[0], Literal::int32(2));
+  EXPECT_EQ(files[0].file_path().data(), files[1].file_path().data());
+  EXPECT_EQ(files[0].partition().data(), files[1].partition().data());
+  EXPECT_EQ(files[1].referenced_data_file(), long_target);
+  EXPECT_EQ(files[2].file_path(), "other.puffin");
+  EXPECT_EQ(files[2].partition()[0], Literal::int32(2));
 }
 
 // Many delete files in several chunks, through prepare() as planning does; the files outlive
@@ -266,7 +270,7 @@ TEST(DeleteFileIndexTest, BulkPartsAndLifetime) {
                                                 0, {}),
                                       2);
       ASSERT_EQ(list.size(), 1u) << i;
-      EXPECT_EQ(list[0]->referenced_data_file, target(i));
+      EXPECT_EQ(list[0]->referenced_data_file(), target(i));
     }
     // No DV: the partition-scoped file.
     EXPECT_EQ(paths(index.for_data_file(data_file("/wh/t/data/x.parquet", 0, {}), 2)),
@@ -275,8 +279,8 @@ TEST(DeleteFileIndexTest, BulkPartsAndLifetime) {
     kept = index.for_data_file(data_file("/wh/t/data/2999.parquet", 0, {}), 1);
   }
   ASSERT_EQ(kept.size(), 1u);
-  EXPECT_EQ(kept[0]->file_path, "dv-29.puffin");
-  EXPECT_EQ(kept[0]->referenced_data_file, target(2999));
+  EXPECT_EQ(kept[0]->file_path(), "dv-29.puffin");
+  EXPECT_EQ(kept[0]->referenced_data_file(), target(2999));
 }
 
 // Two paths whose hashes are equal are still told apart by their bytes.
