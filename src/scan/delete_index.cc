@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <new>
+
+#include <sys/mman.h>
 
 #include "floe/manifest/manifest_reader.h"
 
@@ -88,7 +91,7 @@ void copy_file_without_stats(const DataFile& from, DataFile* to) {
 
 namespace {
 
-constexpr size_t kStringBlock = 256 * 1024;
+constexpr size_t kFirstBlock = 16 * 1024;
 
 // The usual spellings of file formats, so that they take no bytes per delete file (index 0:
 // another spelling, kept in the extras).
@@ -118,12 +121,59 @@ bool is_deletion_vector(const DeleteFile& f) {
 
 }  // namespace
 
+BigBlock::BigBlock(size_t bytes) : size_(bytes) {
+#ifdef MADV_HUGEPAGE
+  if (bytes >= kHuge) {
+    // Over-map by 2 MB and trim to an aligned range: huge pages need aligned addresses.
+    size_t length = bytes + kHuge;
+    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p != MAP_FAILED) {
+      uintptr_t start = reinterpret_cast<uintptr_t>(p);
+      uintptr_t aligned = (start + kHuge - 1) & ~(uintptr_t{kHuge} - 1);
+      if (aligned > start) munmap(p, aligned - start);
+      size_t tail = start + length - (aligned + bytes);
+      if (tail > 0) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+      data_ = reinterpret_cast<char*>(aligned);
+      mapped_ = bytes;
+      madvise(data_, bytes, MADV_HUGEPAGE);
+      return;
+    }
+  }
+#endif
+  data_ = static_cast<char*>(std::malloc(bytes));
+  if (data_ == nullptr) throw std::bad_alloc();
+}
+
+BigBlock::~BigBlock() {
+  if (data_ == nullptr) return;
+#ifdef MADV_HUGEPAGE
+  if (mapped_ > 0) {
+    munmap(data_, mapped_);
+    return;
+  }
+#endif
+  std::free(data_);
+}
+
+BigBlock& BigBlock::operator=(BigBlock&& o) noexcept {
+  if (this != &o) {
+    this->~BigBlock();
+    data_ = o.data_;
+    size_ = o.size_;
+    mapped_ = o.mapped_;
+    o.data_ = nullptr;
+  }
+  return *this;
+}
+
 char* DeleteFileStrings::allocate(size_t bytes, size_t align) {
   size_t pad = (align - reinterpret_cast<uintptr_t>(at_) % align) % align;
   if (at_ == nullptr || pad + bytes > left_) {
-    size_t size = std::max(kStringBlock, bytes + align);
-    blocks_.push_back(std::make_unique_for_overwrite<char[]>(size));
-    at_ = blocks_.back().get();
+    // Blocks double up to 2 MB: small manifests stay small.
+    size_t size = blocks_.empty() ? kFirstBlock : std::min(BigBlock::kHuge, blocks_.back().size() * 2);
+    size = std::max(size, bytes + align);
+    blocks_.emplace_back(size);
+    at_ = blocks_.back().data();
     left_ = size;
     pad = (align - reinterpret_cast<uintptr_t>(at_) % align) % align;
   }
@@ -131,6 +181,12 @@ char* DeleteFileStrings::allocate(size_t bytes, size_t align) {
   at_ += pad + bytes;
   left_ -= pad + bytes;
   return out;
+}
+
+std::span<DeleteFile> DeleteFileStrings::records(size_t n) {
+  auto* out = reinterpret_cast<DeleteFile*>(allocate(n * sizeof(DeleteFile), alignof(DeleteFile)));
+  static_assert(std::is_trivially_destructible_v<DeleteFile>);
+  return {out, n};
 }
 
 std::string_view DeleteFileStrings::copy(std::string_view s) {
@@ -181,21 +237,26 @@ std::optional<int32_t> DeleteFile::sort_order_id() const {
 const DataFile* DeleteFile::details() const { return extras_ ? extras_->details : nullptr; }
 
 DeleteFileBuilder::DeleteFileBuilder(size_t expected)
-    : strings_(std::make_shared<DeleteFileStrings>()) {
+    : strings_(std::make_shared<DeleteFileStrings>()), expected_(expected) {
   chunks_.reserve(expected / DeleteFileChunk::kSize + 1);
 }
 
 const DeleteFile& DeleteFileBuilder::add(const DataFile& f, int64_t data_sequence_number,
                                          int64_t file_sequence_number, bool keep_details) {
-  if (current_ == nullptr || current_->files.size() == DeleteFileChunk::kSize) {
+  DeleteFileStrings& s = *strings_;
+  if (current_ == nullptr || current_->files.size() == current_->capacity) {
+    // Sized by the manifest's file counts when known.
+    size_t left = expected_ > added_ ? expected_ - added_ : 16;
     auto chunk = std::make_shared<DeleteFileChunk>();
     chunk->strings = strings_;
-    chunk->files.reserve(DeleteFileChunk::kSize);
+    chunk->capacity = std::clamp<size_t>(left, 16, DeleteFileChunk::kSize);
+    chunk->files = s.records(chunk->capacity).first(0);
     current_ = chunk.get();
     chunks_.push_back(std::move(chunk));
   }
-  DeleteFileStrings& s = *strings_;
-  DeleteFile& d = current_->files.emplace_back();
+  ++added_;
+  current_->files = {current_->files.data(), current_->files.size() + 1};
+  DeleteFile& d = *new (&current_->files.back()) DeleteFile();
   d.content_ = static_cast<uint8_t>(f.content);
   d.spec_id_ = f.spec_id;
   // The DVs of one Puffin file follow each other in a manifest: share their path.
@@ -397,7 +458,10 @@ void DeleteFileIndex::add(std::unique_ptr<Part> part) {
 void DeleteFileIndex::add(DeleteFilePtr file, bool unpartitioned_spec) {
   // As a chunk of one that shares the file's ownership.
   auto chunk = std::make_shared<DeleteFileChunk>();
-  chunk->files.push_back(*file);
+  chunk->strings = std::make_shared<DeleteFileStrings>();
+  chunk->files = chunk->strings->records(1);
+  chunk->capacity = 1;
+  new (chunk->files.data()) DeleteFile(*file);
   chunk->owner = std::move(file);
   add(prepare({std::move(chunk)}, unpartitioned_spec));
 }
@@ -439,7 +503,9 @@ void DeleteFileIndex::finish() {
   if (path_entries_ == 0) return;
   size_t capacity = 16;
   while (capacity * 2 < path_entries_ * 3) capacity *= 2;
-  slots_.assign(capacity, kEmpty);
+  slot_memory_ = BigBlock(capacity * sizeof(uint64_t));
+  slots_ = {reinterpret_cast<uint64_t*>(slot_memory_.data()), capacity};
+  std::fill(slots_.begin(), slots_.end(), kEmpty);
   const size_t mask = capacity - 1;
   constexpr size_t kAhead = 8;
   for (auto& part : parts_) {
