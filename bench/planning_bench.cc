@@ -349,11 +349,13 @@ void run_index(benchmark::State& state, int kind) {
     std::atomic<int64_t> total{0};
     s = pool.parallel_for((data.files.size() + kBatch - 1) / kBatch, [&](size_t b) {
       auto cache = DeleteFileIndex::make_cache();
+      size_t begin = b * kBatch, end = std::min(data.files.size(), (b + 1) * kBatch);
+      std::vector<const DataFile*> files;
+      for (size_t i = begin; i < end; ++i) files.push_back(&data.files[i]);
+      std::vector<DeleteFileList> lists(end - begin);
+      index->for_data_files(files, {data.seqs.data() + begin, end - begin}, lists, cache.get());
       int64_t n = 0;
-      for (size_t i = b * kBatch; i < std::min(data.files.size(), (b + 1) * kBatch); ++i) {
-        n += static_cast<int64_t>(
-            index->for_data_file(data.files[i], data.seqs[i], cache.get()).size());
-      }
+      for (const auto& l : lists) n += static_cast<int64_t>(l.size());
       total += n;
       return Status::OK();
     });

@@ -585,6 +585,41 @@ std::shared_ptr<DeleteFileIndex::List> concat(
 DeleteFileList DeleteFileIndex::for_data_file(const DataFile& data, int64_t data_seq,
                                               LookupCache* cache) const {
   if (size_ == 0) return {};
+  std::string_view path;
+  uint32_t hash = 0;
+  if (!slots_.empty()) {
+    path = normalized_path_view(data.file_path);
+    hash = path_hash(path);
+  }
+  return lookup(data, data_seq, cache, path, hash);
+}
+
+void DeleteFileIndex::for_data_files(std::span<const DataFile* const> files,
+                                     std::span<const int64_t> seqs, std::span<DeleteFileList> out,
+                                     LookupCache* cache) const {
+  if (size_ == 0) return;
+  constexpr size_t kBatch = 32;
+  std::string_view paths[kBatch];
+  uint32_t hashes[kBatch] = {};
+  const size_t mask = slots_.size() - 1;
+  for (size_t begin = 0; begin < files.size(); begin += kBatch) {
+    size_t n = std::min(kBatch, files.size() - begin);
+    if (!slots_.empty()) {
+      for (size_t i = 0; i < n; ++i) {
+        paths[i] = normalized_path_view(files[begin + i]->file_path);
+        hashes[i] = path_hash(paths[i]);
+        __builtin_prefetch(&slots_[hashes[i] & mask]);
+      }
+    }
+    for (size_t i = 0; i < n; ++i) {
+      out[begin + i] = lookup(*files[begin + i], seqs[begin + i], cache, paths[i], hashes[i]);
+    }
+  }
+}
+
+DeleteFileList DeleteFileIndex::lookup(const DataFile& data, int64_t data_seq,
+                                       LookupCache* cache, std::string_view path,
+                                       uint32_t h) const {
 
   // Path-scoped deletes: the newest live DV, else every live file-scoped position file (almost
   // always at most one: no allocation unless there are several).
@@ -592,8 +627,6 @@ DeleteFileList DeleteFileIndex::for_data_file(const DataFile& data, int64_t data
   uint32_t dv = kNone, one_scoped = kNone;
   std::vector<uint32_t> scoped;
   if (!slots_.empty()) {
-    std::string_view path = normalized_path_view(data.file_path);
-    const uint32_t h = path_hash(path);
     const size_t mask = slots_.size() - 1;
     for (size_t s = h & mask; slots_[s] != kEmpty; s = (s + 1) & mask) {
       uint64_t at = slots_[s];

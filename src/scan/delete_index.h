@@ -188,6 +188,10 @@ class DeleteFileIndex {
   // sequence-number order. Thread-safe after finish() (each thread with its own cache).
   DeleteFileList for_data_file(const DataFile& file, int64_t data_seq,
                                LookupCache* cache = nullptr) const;
+  // The same for files[i] with seqs[i] into out[i]: the path table (far larger than the caches)
+  // is prefetched for all of them first, so that their cache misses overlap.
+  void for_data_files(std::span<const DataFile* const> files, std::span<const int64_t> seqs,
+                      std::span<DeleteFileList> out, LookupCache* cache = nullptr) const;
 
   size_t size() const { return size_; }
   // Distinct delete files returned by for_data_file so far.
@@ -237,6 +241,8 @@ class DeleteFileIndex {
         .store(1, std::memory_order_relaxed);
   }
   void insert(uint32_t hash, uint32_t id);
+  DeleteFileList lookup(const DataFile& file, int64_t data_seq, LookupCache* cache,
+                        std::string_view path, uint32_t hash) const;
   std::shared_ptr<List> suffix(const Partitioned& p, int64_t seq, bool strict) const;
   void mark(const List& list) const;
 

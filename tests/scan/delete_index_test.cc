@@ -276,6 +276,25 @@ TEST(DeleteFileIndexTest, BulkPartsAndLifetime) {
     EXPECT_EQ(paths(index.for_data_file(data_file("/wh/t/data/x.parquet", 0, {}), 2)),
               Paths({"partition-pos"}));
     EXPECT_EQ(index.matched_files(), (n + 6) / 7 + 1);
+    // The batched lookup gives what one lookup at a time gives.
+    std::vector<DataFile> data;
+    std::vector<const DataFile*> ptrs;
+    std::vector<int64_t> seqs;
+    for (int i = 0; i < 100; ++i) {
+      data.push_back(data_file("/wh/t/data/" + std::to_string(i * 37) + ".parquet", 0, {}));
+      seqs.push_back(i % 5 == 0 ? 4 : 3);  // every fifth one newer than its DV
+    }
+    data.push_back(data_file("/wh/t/data/none.parquet", 0, {}));
+    seqs.push_back(1);
+    for (const auto& d : data) ptrs.push_back(&d);
+    std::vector<DeleteFileList> lists(data.size());
+    index.for_data_files(ptrs, seqs, lists);
+    for (size_t i = 0; i < data.size(); ++i) {
+      EXPECT_EQ(paths(lists[i]), paths(index.for_data_file(data[i], seqs[i]))) << i;
+    }
+    EXPECT_TRUE(lists[0].empty());  // newer than every delete
+    EXPECT_EQ(paths(lists[1]), Paths({"dv-0.puffin"}));
+    EXPECT_EQ(paths(lists[100]), Paths({"partition-pos"}));
     kept = index.for_data_file(data_file("/wh/t/data/2999.parquet", 0, {}), 1);
   }
   ASSERT_EQ(kept.size(), 1u);
