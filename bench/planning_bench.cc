@@ -326,11 +326,6 @@ void run_index(benchmark::State& state, int kind) {
   auto since = [](Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
   };
-  if (const char* ctl = std::getenv("PERF_CTL")) {  // PERFHACK
-    FILE* f = std::fopen(ctl, "w");
-    std::fputs("enable\n", f);
-    std::fclose(f);
-  }
   for (auto _ : state) {
     ThreadPool pool(static_cast<int>(state.range(0)));
     auto index = std::make_unique<DeleteFileIndex>();

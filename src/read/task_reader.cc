@@ -183,8 +183,7 @@ Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::load_position
     const ColumnVector* paths = column_by_id(b, kDeleteFilePathId);
     const ColumnVector* pos = column_by_id(b, kDeletePosId);
     if (!paths || !pos) {
-      return invalid_data("position-delete file {} lacks the file_path/pos columns",
-                          d.file_path());
+      return invalid_data("position-delete file {} lacks the file_path/pos columns", d.file_path());
     }
     std::string_view last;
     PositionDeleteSet* set = nullptr;
@@ -309,15 +308,14 @@ Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
     if (d->content() != FileContent::kPositionDeletes) continue;
     if (d->content_offset()) {
       if (!d->content_size_in_bytes()) {
-        return invalid_data("deletion vector in {} has no content_size_in_bytes",
-                            d->file_path());
+        return invalid_data("deletion vector in {} has no content_size_in_bytes", d->file_path());
       }
       // The blob must be a deletion vector listed in the Puffin footer (read once per file).
       auto footer = FLOE_TRY(puffin_footer_of(*d));
       bool listed = false;
       for (const auto& b : footer->blobs) {
-        listed |= b.offset == *d->content_offset() &&
-                  b.length == *d->content_size_in_bytes() && b.type == "deletion-vector-v1";
+        listed |= b.offset == *d->content_offset() && b.length == *d->content_size_in_bytes() &&
+                  b.type == "deletion-vector-v1";
       }
       if (!listed) {
         return invalid_data(
@@ -325,11 +323,10 @@ Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
             "Puffin file {}",
             *d->content_offset(), *d->content_size_in_bytes(), d->file_path());
       }
-      std::string blob = FLOE_TRY(io_->read_range(d->file_path(), *d->content_offset(),
-                                                  *d->content_size_in_bytes()));
+      std::string blob = FLOE_TRY(
+          io_->read_range(d->file_path(), *d->content_offset(), *d->content_size_in_bytes()));
       PositionDeleteSet dv = FLOE_TRY(parse_deletion_vector(
-          blob,
-          fmt::format("deletion vector for {} in {}", task.file->file_path, d->file_path())));
+          blob, fmt::format("deletion vector for {} in {}", task.file->file_path, d->file_path())));
       stats_.delete_files_loaded++;
       set.merge(dv);
       continue;

@@ -1,12 +1,12 @@
 #include "scan/delete_index.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <new>
-
-#include <sys/mman.h>
 
 #include "floe/manifest/manifest_reader.h"
 
@@ -22,8 +22,6 @@ void append_u32(std::string* out, uint32_t v) {
   std::memcpy(b, &v, 4);
   out->append(b, 4);
 }
-
-
 
 }  // namespace
 
@@ -170,7 +168,8 @@ char* DeleteFileStrings::allocate(size_t bytes, size_t align) {
   size_t pad = (align - reinterpret_cast<uintptr_t>(at_) % align) % align;
   if (at_ == nullptr || pad + bytes > left_) {
     // Blocks double up to 2 MB: small manifests stay small.
-    size_t size = blocks_.empty() ? kFirstBlock : std::min(BigBlock::kHuge, blocks_.back().size() * 2);
+    size_t size =
+        blocks_.empty() ? kFirstBlock : std::min(BigBlock::kHuge, blocks_.back().size() * 2);
     size = std::max(size, bytes + align);
     blocks_.emplace_back(size);
     at_ = blocks_.back().data();
@@ -288,10 +287,10 @@ const DeleteFile& DeleteFileBuilder::add(const DataFile& f, int64_t data_sequenc
   d.data_sequence_number_ = data_sequence_number;
   d.file_sequence_number_ = file_sequence_number;
   d.format_ = format_code(f.file_format) & 0xF;
-  bool details = keep_details && (!f.column_sizes.empty() || !f.value_counts.empty() ||
-                                  !f.null_value_counts.empty() || !f.nan_value_counts.empty() ||
-                                  !f.lower_bounds.empty() || !f.upper_bounds.empty() ||
-                                  f.split_offsets);
+  bool details =
+      keep_details && (!f.column_sizes.empty() || !f.value_counts.empty() ||
+                       !f.null_value_counts.empty() || !f.nan_value_counts.empty() ||
+                       !f.lower_bounds.empty() || !f.upper_bounds.empty() || f.split_offsets);
   if (d.format_ == 0 || f.key_metadata || f.equality_ids || f.sort_order_id || details) {
     DeleteFile::Extras* x = s.extras();
     if (d.format_ == 0) x->file_format = s.copy(f.file_format);
@@ -345,8 +344,7 @@ DataFile DeleteFile::to_data_file() const {
 DeleteFilePtr DeleteFile::make(const DataFile& file, int64_t data_sequence_number,
                                int64_t file_sequence_number, bool keep_details) {
   DeleteFileBuilder builder(1);
-  const DeleteFile& d =
-      builder.add(file, data_sequence_number, file_sequence_number, keep_details);
+  const DeleteFile& d = builder.add(file, data_sequence_number, file_sequence_number, keep_details);
   return DeleteFilePtr(builder.finish().front(), &d);
 }
 
@@ -617,10 +615,8 @@ void DeleteFileIndex::for_data_files(std::span<const DataFile* const> files,
   }
 }
 
-DeleteFileList DeleteFileIndex::lookup(const DataFile& data, int64_t data_seq,
-                                       LookupCache* cache, std::string_view path,
-                                       uint32_t h) const {
-
+DeleteFileList DeleteFileIndex::lookup(const DataFile& data, int64_t data_seq, LookupCache* cache,
+                                       std::string_view path, uint32_t h) const {
   // Path-scoped deletes: the newest live DV, else every live file-scoped position file (almost
   // always at most one: no allocation unless there are several).
   constexpr uint32_t kNone = ~uint32_t{0};

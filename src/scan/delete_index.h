@@ -205,7 +205,7 @@ class DeleteFileIndex {
   struct Part {
     std::vector<std::shared_ptr<const DeleteFileChunk>> chunks;
     // Ids here are local to the part (chunk numbers from 0) until add().
-    std::vector<std::pair<uint32_t, uint32_t>> by_path;  // (hash, id)
+    std::vector<std::pair<uint32_t, uint32_t>> by_path;              // (hash, id)
     std::vector<std::pair<std::string, Entry>> positions, equality;  // by partition key
     std::vector<Entry> global_equality;
     size_t files = 0;
@@ -229,16 +229,14 @@ class DeleteFileIndex {
   static constexpr uint32_t kChained = uint32_t{1} << 31;
 
   const DeleteFile& file(uint32_t id) const {
-    return chunks_[id >> DeleteFileChunk::kShift]
-        .storage->files[id & (DeleteFileChunk::kSize - 1)];
+    return chunks_[id >> DeleteFileChunk::kShift].storage->files[id & (DeleteFileChunk::kSize - 1)];
   }
   DeleteFilePtr ptr(uint32_t id) const {
     return DeleteFilePtr(chunks_[id >> DeleteFileChunk::kShift].storage, &file(id));
   }
   void mark(uint32_t id) const {
-    chunks_[id >> DeleteFileChunk::kShift]
-        .matched[id & (DeleteFileChunk::kSize - 1)]
-        .store(1, std::memory_order_relaxed);
+    chunks_[id >> DeleteFileChunk::kShift].matched[id & (DeleteFileChunk::kSize - 1)].store(
+        1, std::memory_order_relaxed);
   }
   void insert(uint32_t hash, uint32_t id);
   DeleteFileList lookup(const DataFile& file, int64_t data_seq, LookupCache* cache,
@@ -251,7 +249,7 @@ class DeleteFileIndex {
   size_t size_ = 0;
   size_t path_entries_ = 0;
   BigBlock slot_memory_;
-  std::span<uint64_t> slots_;  // open addressing over path-scoped deletes
+  std::span<uint64_t> slots_;                    // open addressing over path-scoped deletes
   std::unordered_map<uint32_t, uint32_t> next_;  // id -> an older id for the same path
   std::unordered_map<std::string, Partitioned> positions_by_partition_;
   std::unordered_map<std::string, Partitioned> equality_by_partition_;

@@ -34,8 +34,7 @@ DataFile delete_data_file(FileContent content, const std::string& path, int32_t 
 
 DeleteFilePtr del(FileContent content, const std::string& path, int64_t seq, int32_t spec_id,
                   std::vector<Literal> partition) {
-  return DeleteFile::make(delete_data_file(content, path, spec_id, std::move(partition)), seq,
-                          seq);
+  return DeleteFile::make(delete_data_file(content, path, spec_id, std::move(partition)), seq, seq);
 }
 
 DataFile dv_data_file(const std::string& puffin, const std::string& target, int32_t spec_id = 0,
@@ -148,8 +147,7 @@ TEST(DeleteFileIndexTest, FileScopedPositionDeletes) {
             Paths({"scoped", "ranged"}));
   EXPECT_EQ(paths(index.for_data_file(data_file("file:///tmp/t/b.parquet", 0, {}), 1)),
             Paths({"bounded", "ranged"}));
-  EXPECT_EQ(paths(index.for_data_file(data_file("/tmp/t/c.parquet", 0, {}), 1)),
-            Paths({"ranged"}));
+  EXPECT_EQ(paths(index.for_data_file(data_file("/tmp/t/c.parquet", 0, {}), 1)), Paths({"ranged"}));
 }
 
 TEST(DeleteFileIndexTest, PathsMatchAcrossSchemes) {
@@ -266,9 +264,8 @@ TEST(DeleteFileIndexTest, BulkPartsAndLifetime) {
     EXPECT_EQ(index.size(), static_cast<size_t>(n + 1));
     for (int i = 0; i < n; i += 7) {
       // Normalized through the builder's copy: file:///x matches /x.
-      auto list = index.for_data_file(data_file("/wh/t/data/" + std::to_string(i) + ".parquet",
-                                                0, {}),
-                                      2);
+      auto list =
+          index.for_data_file(data_file("/wh/t/data/" + std::to_string(i) + ".parquet", 0, {}), 2);
       ASSERT_EQ(list.size(), 1u) << i;
       EXPECT_EQ(list[0]->referenced_data_file(), target(i));
     }
@@ -334,8 +331,8 @@ TEST(DeleteFileIndexTest, PathsWithTheSameHash) {
 TEST(DeleteFileIndexTest, SeveralDeletesForOnePath) {
   DeleteFileIndex index;
   for (int seq : {5, 3, 4}) {
-    DataFile f = delete_data_file(FileContent::kPositionDeletes, "pos-" + std::to_string(seq), 0,
-                                  {});
+    DataFile f =
+        delete_data_file(FileContent::kPositionDeletes, "pos-" + std::to_string(seq), 0, {});
     f.referenced_data_file = "/t/a.parquet";
     index.add(DeleteFile::make(f, seq, seq), false);
   }
