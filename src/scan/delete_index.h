@@ -45,9 +45,9 @@ std::string_view normalized_path_view(std::string_view path);
 // The hash of a normalized path in the index's path table.
 uint32_t path_hash(std::string_view normalized_path);
 
-// Delete files and the data files of tasks are allocated in chunks that their shared_ptrs share
-// (aliasing), so planning millions of files costs no allocation per file for the object and its
-// control block. A chunk lives as long as any of its files.
+// The data files of tasks are allocated in chunks that their shared_ptrs share (aliasing), so
+// planning millions of files costs no allocation per file for the object and its control block.
+// A chunk lives as long as any of its files.
 template <typename T>
 class ChunkArena {
  public:
@@ -224,7 +224,7 @@ class DeleteFileIndex {
     mutable std::unique_ptr<std::mutex> mu;
   };
   // Slots: hash << 32 | id, with kChained set in the id when `next_` holds an older delete
-  // for the same path.
+  // for the same path (ids therefore stay below 2^31: up to 2^21 chunks).
   static constexpr uint64_t kEmpty = ~uint64_t{0};
   static constexpr uint32_t kChained = uint32_t{1} << 31;
 
