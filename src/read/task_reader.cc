@@ -94,17 +94,17 @@ DataFile row_group_as_file(const parquet::RowGroupInfo& rg) {
   return f;
 }
 
-bool is_parquet(const std::string& format) { return to_lower(format) == "parquet"; }
-bool is_avro(const std::string& format) { return to_lower(format) == "avro"; }
+bool is_parquet(std::string_view format) { return to_lower(format) == "parquet"; }
+bool is_avro(std::string_view format) { return to_lower(format) == "avro"; }
 
 }  // namespace
 
 Result<std::vector<ColumnBatch>> ScanReader::read_all(
-    const DataFile& file, const std::vector<NestedField>& fields,
+    const DeleteFile& file, const std::vector<NestedField>& fields,
     const std::optional<std::string>& name_mapping) {
-  const std::string& path = file.file_path;
+  const std::string path(file.file_path());
   std::vector<ColumnBatch> out;
-  if (is_avro(file.file_format)) {
+  if (is_avro(file.file_format())) {
     avro::DataReaderOptions options;
     options.name_mapping = name_mapping;
     auto reader = FLOE_TRY(avro::DataReader::open(io_, path, fields, options));
@@ -115,12 +115,12 @@ Result<std::vector<ColumnBatch>> ScanReader::read_all(
     }
     return out;
   }
-  if (!is_parquet(file.file_format)) {
-    return not_supported("{} delete files are not supported: {}", file.file_format, path);
+  if (!is_parquet(file.file_format())) {
+    return not_supported("{} delete files are not supported: {}", file.file_format(), path);
   }
   std::vector<int32_t> ids;
   for (const auto& f : fields) ids.push_back(f.id);
-  std::optional<int64_t> size = file.file_size_in_bytes;
+  std::optional<int64_t> size = file.file_size_in_bytes();
   parquet::ReaderOptions ro;
   ro.name_mapping = name_mapping;
   ro.file_size = size;
@@ -165,7 +165,7 @@ ScanReader::ScanReader(FileIOPtr io, std::shared_ptr<const TableMetadata> table,
 
 Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::position_deletes_of(
     const DeleteFile& d) {
-  return position_cache_.get(d.file.file_path, [&] { return load_position_deletes(d); });
+  return position_cache_.get(std::string(d.file_path()), [&] { return load_position_deletes(d); });
 }
 
 Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::load_position_deletes(
@@ -177,14 +177,13 @@ Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::load_position
   fields[1].id = kDeletePosId;
   fields[1].name = "pos";
   fields[1].type = Type::int64();
-  auto batches = FLOE_TRY(read_all(d.file, fields, std::nullopt));
+  auto batches = FLOE_TRY(read_all(d, fields, std::nullopt));
   auto out = std::make_shared<FileDeletes>();
   for (const auto& b : batches) {
     const ColumnVector* paths = column_by_id(b, kDeleteFilePathId);
     const ColumnVector* pos = column_by_id(b, kDeletePosId);
     if (!paths || !pos) {
-      return invalid_data("position-delete file {} lacks the file_path/pos columns",
-                          d.file.file_path);
+      return invalid_data("position-delete file {} lacks the file_path/pos columns", d.file_path());
     }
     std::string_view last;
     PositionDeleteSet* set = nullptr;
@@ -205,16 +204,17 @@ Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::load_position
 
 Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::equality_deletes_of(
     const DeleteFile& d) {
-  return equality_cache_.get(d.file.file_path, [&] { return load_equality_deletes(d); });
+  return equality_cache_.get(std::string(d.file_path()), [&] { return load_equality_deletes(d); });
 }
 
 Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equality_deletes(
     const DeleteFile& d) {
-  if (!d.file.equality_ids || d.file.equality_ids->empty()) {
-    return invalid_data("equality-delete file {} has no equality_ids", d.file.file_path);
+  if (d.equality_ids().empty()) {
+    return invalid_data("equality-delete file {} has no equality_ids", d.file_path());
   }
   auto out = std::make_shared<EqualityDeletes>();
-  out->ids = *d.file.equality_ids;
+  auto ids = d.equality_ids();
+  out->ids.assign(ids.begin(), ids.end());
   std::vector<NestedField> fields;
   for (int32_t id : out->ids) {
     const NestedField* f = schema_.find_field(id);
@@ -233,7 +233,7 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equa
     }
     fields.push_back(*f);
   }
-  auto batches = FLOE_TRY(read_all(d.file, fields, name_mapping_));
+  auto batches = FLOE_TRY(read_all(d, fields, name_mapping_));
   std::string key;
   for (const auto& b : batches) {
     std::vector<const ColumnVector*> cols;
@@ -248,16 +248,17 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equa
   return std::shared_ptr<const EqualityDeletes>(out);
 }
 
-Result<std::shared_ptr<const PuffinFooter>> ScanReader::puffin_footer_of(const DataFile& f) {
-  return puffin_cache_.get(f.file_path, [&] { return load_puffin_footer(f); });
+Result<std::shared_ptr<const PuffinFooter>> ScanReader::puffin_footer_of(const DeleteFile& f) {
+  return puffin_cache_.get(std::string(f.file_path()), [&] { return load_puffin_footer(f); });
 }
 
-Result<std::shared_ptr<const PuffinFooter>> ScanReader::load_puffin_footer(const DataFile& f) {
+Result<std::shared_ptr<const PuffinFooter>> ScanReader::load_puffin_footer(const DeleteFile& f) {
   auto size =
-      f.file_size_in_bytes > 0 ? std::optional<int64_t>(f.file_size_in_bytes) : std::nullopt;
-  auto footer = read_puffin_footer(*io_, f.file_path, size);
+      f.file_size_in_bytes() > 0 ? std::optional<int64_t>(f.file_size_in_bytes()) : std::nullopt;
+  const std::string path(f.file_path());
+  auto footer = read_puffin_footer(*io_, path, size);
   if (!footer.ok() && size && footer.status().kind() == ErrorKind::kInvalidData) {
-    footer = read_puffin_footer(*io_, f.file_path);  // the manifest's size may be wrong
+    footer = read_puffin_footer(*io_, path);  // the manifest's size may be wrong
   }
   if (!footer.ok()) return footer.status();
   return std::make_shared<const PuffinFooter>(std::move(*footer));
@@ -270,11 +271,12 @@ ScanReader::equality_sets_for(const FileScanTask& task) {
   // the number of delete files.
   std::map<std::vector<int32_t>, std::vector<const DeleteFile*>> by_ids;
   for (const auto& d : task.deletes) {
-    if (d->file.content != FileContent::kEqualityDeletes) continue;
-    if (!d->file.equality_ids || d->file.equality_ids->empty()) {
-      return invalid_data("equality-delete file {} has no equality_ids", d->file.file_path);
+    if (d->content() != FileContent::kEqualityDeletes) continue;
+    if (d->equality_ids().empty()) {
+      return invalid_data("equality-delete file {} has no equality_ids", d->file_path());
     }
-    by_ids[*d->file.equality_ids].push_back(d.get());
+    auto ids = d->equality_ids();
+    by_ids[{ids.begin(), ids.end()}].push_back(d.get());
   }
   std::vector<std::shared_ptr<const EqualityDeletes>> out;
   for (auto& [ids, files] : by_ids) {
@@ -283,7 +285,7 @@ ScanReader::equality_sets_for(const FileScanTask& task) {
       continue;
     }
     std::string key;
-    for (const DeleteFile* f : files) key += f->file.file_path + '\n';
+    for (const DeleteFile* f : files) key.append(f->file_path()).push_back('\n');
     auto merged =
         FLOE_TRY(equality_cache_.get(key, [&]() -> Result<std::shared_ptr<const EqualityDeletes>> {
           auto set = std::make_shared<EqualityDeletes>();
@@ -303,30 +305,28 @@ Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
   PositionDeleteSet set;
   std::string key = normalize_file_path(task.file->file_path);
   for (const auto& d : task.deletes) {
-    if (d->file.content != FileContent::kPositionDeletes) continue;
-    if (d->file.content_offset) {
-      if (!d->file.content_size_in_bytes) {
-        return invalid_data("deletion vector in {} has no content_size_in_bytes",
-                            d->file.file_path);
+    if (d->content() != FileContent::kPositionDeletes) continue;
+    if (d->content_offset()) {
+      if (!d->content_size_in_bytes()) {
+        return invalid_data("deletion vector in {} has no content_size_in_bytes", d->file_path());
       }
       // The blob must be a deletion vector listed in the Puffin footer (read once per file).
-      auto footer = FLOE_TRY(puffin_footer_of(d->file));
+      auto footer = FLOE_TRY(puffin_footer_of(*d));
       bool listed = false;
       for (const auto& b : footer->blobs) {
-        listed |= b.offset == *d->file.content_offset &&
-                  b.length == *d->file.content_size_in_bytes && b.type == "deletion-vector-v1";
+        listed |= b.offset == *d->content_offset() && b.length == *d->content_size_in_bytes() &&
+                  b.type == "deletion-vector-v1";
       }
       if (!listed) {
         return invalid_data(
             "deletion vector at offset {} length {} is not a deletion-vector-v1 blob of the "
             "Puffin file {}",
-            *d->file.content_offset, *d->file.content_size_in_bytes, d->file.file_path);
+            *d->content_offset(), *d->content_size_in_bytes(), d->file_path());
       }
-      std::string blob = FLOE_TRY(io_->read_range(d->file.file_path, *d->file.content_offset,
-                                                  *d->file.content_size_in_bytes));
+      std::string blob = FLOE_TRY(
+          io_->read_range(d->file_path(), *d->content_offset(), *d->content_size_in_bytes()));
       PositionDeleteSet dv = FLOE_TRY(parse_deletion_vector(
-          blob,
-          fmt::format("deletion vector for {} in {}", task.file->file_path, d->file.file_path)));
+          blob, fmt::format("deletion vector for {} in {}", task.file->file_path, d->file_path())));
       stats_.delete_files_loaded++;
       set.merge(dv);
       continue;

@@ -358,6 +358,25 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
     chunk.reserve(TaskQueue::kChunk);
     ChunkArena<DataFile> files(64);
     bool stopped = false;
+    // Deletes are attached a chunk at a time (the index prefetches its table for all of them).
+    std::vector<const DataFile*> lookup_files;
+    std::vector<int64_t> lookup_seqs;
+    std::vector<DeleteFileList> lookup_lists;
+    auto attach_deletes = [&](std::vector<FileScanTask>& tasks) {
+      if (index.size() == 0) return;
+      lookup_files.clear();
+      lookup_seqs.clear();
+      for (const auto& t : tasks) {
+        lookup_files.push_back(t.file.get());
+        lookup_seqs.push_back(t.data_sequence_number);
+      }
+      lookup_lists.assign(tasks.size(), DeleteFileList());
+      index.for_data_files(lookup_files, lookup_seqs, lookup_lists, delete_cache.get());
+      for (size_t k = 0; k < tasks.size(); ++k) {
+        refs += static_cast<int64_t>(lookup_lists[k].size());
+        tasks[k].deletes = std::move(lookup_lists[k]);
+      }
+    };
     FLOE_TRY(reader->for_each([&](const ManifestEntry& e) {
       if (!e.is_live() || e.data_file.content != FileContent::kData) return true;
       ++total;
@@ -371,13 +390,11 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
       if (keep_stats) {
         *copy = f;
       } else {
-        copy_file_without_stats(f, copy, false);
+        copy_file_without_stats(f, copy);
       }
       task.data_sequence_number = e.sequence_number.value_or(0);
       task.start = 0;
       task.length = f.file_size_in_bytes;
-      task.deletes = index.for_data_file(f, task.data_sequence_number, delete_cache.get());
-      refs += static_cast<int64_t>(task.deletes.size());
       if (no_filter) {
         task.residual = filter_;
       } else {
@@ -397,6 +414,7 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
       ++planned;
       chunk.push_back(std::move(task));
       if (chunk.size() == TaskQueue::kChunk) {
+        attach_deletes(chunk);
         if (!queue.push(i, std::move(chunk))) {
           stopped = true;
           return false;
@@ -407,6 +425,7 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
       return true;
     }));
     if (stopped) return make_error(ErrorKind::kCancelled, "planning stopped");
+    attach_deletes(chunk);
     if (!chunk.empty() && !queue.push(i, std::move(chunk))) {
       return make_error(ErrorKind::kCancelled, "planning stopped");
     }

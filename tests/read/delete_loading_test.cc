@@ -35,8 +35,8 @@ TEST(DeleteLoading, EveryDeleteFileIsReadOncePerScan) {
       if (!files.ok()) continue;  // tables whose planning fails are covered elsewhere
       for (const auto& task : *files) {
         for (const auto& d : task.deletes) {
-          if (d->file.content_offset) continue;  // a deletion vector blob
-          needed.insert(d->file.file_path);
+          if (d->content_offset()) continue;  // a deletion vector blob
+          needed.insert(std::string(d->file_path()));
         }
       }
     }

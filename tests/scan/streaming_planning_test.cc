@@ -185,7 +185,7 @@ TEST(StreamingPlanningTest, StreamsEveryTaskInOrderWithBoundedMemory) {
         order_ok = false;
       }
       std::vector<std::string> got;
-      for (const auto& d : task.deletes) got.push_back(d->file.file_path);
+      for (const auto& d : task.deletes) got.emplace_back(d->file_path());
       if (got != expected_deletes(m, j)) deletes_ok = false;
       ++n;
       // A slow consumer: the readers must wait for it rather than run ahead.

@@ -60,11 +60,11 @@ class ScanReader {
   Result<PositionDeleteSet> positions_for(const FileScanTask& task);
   Result<std::vector<std::shared_ptr<const EqualityDeletes>>> equality_sets_for(
       const FileScanTask& task);
-  Result<std::shared_ptr<const PuffinFooter>> puffin_footer_of(const DataFile& puffin);
-  Result<std::shared_ptr<const PuffinFooter>> load_puffin_footer(const DataFile& puffin);
+  Result<std::shared_ptr<const PuffinFooter>> puffin_footer_of(const DeleteFile& puffin);
+  Result<std::shared_ptr<const PuffinFooter>> load_puffin_footer(const DeleteFile& puffin);
   // A task's deletes, residual and columns to read, shared by the Parquet and Avro paths.
   struct TaskState;
-  Result<std::vector<ColumnBatch>> read_all(const DataFile& file,
+  Result<std::vector<ColumnBatch>> read_all(const DeleteFile& file,
                                             const std::vector<NestedField>& fields,
                                             const std::optional<std::string>& name_mapping);
   Status read_parquet(const FileScanTask& task, TaskState& state, const BatchSink& sink);

@@ -13,7 +13,9 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "floe/expr/expression.h"
@@ -43,13 +45,89 @@ struct ScanOptions {
   int64_t max_buffered_tasks = 0;
 };
 
-// A delete file as the scan sees it: the file and its sequence numbers.
-struct DeleteFile {
-  DataFile file;
-  int64_t data_sequence_number = 0;
-  int64_t file_sequence_number = 0;
-};
+// A delete file as a scan task carries it: what readers need to apply it and to match it, in
+// 96 bytes. Scans of tables with millions of deletion vectors or file-scoped position deletes
+// (workload P3) index every delete file, so the text fields are views into storage shared by the
+// delete files of one manifest, kept alive by the DeleteFilePtr that points here: hold the
+// pointer, not the object. Rarely set fields (an unusual format spelling, key metadata,
+// equality ids, sort order) live in a side record; column metrics and split offsets only when
+// the scan keeps column stats. make() builds a standalone one from a DataFile; to_data_file()
+// gives the full description back.
+class DeleteFile;
 using DeleteFilePtr = std::shared_ptr<const DeleteFile>;
+
+class DeleteFile {
+ public:
+  FileContent content() const { return static_cast<FileContent>(content_); }
+  std::string_view file_path() const { return {path_, path_length_}; }
+  std::string_view file_format() const;  // as written ("PARQUET", "puffin", ...)
+  // Empty: not scoped to one data file by reference.
+  std::string_view referenced_data_file() const {
+    return flags_ & kTargetIsReference ? target() : std::string_view();
+  }
+  // The one data file a position-delete file applies to: referenced_data_file, else its equal
+  // file_path lower and upper bounds (Java's ContentFileUtil.referencedDataFile); empty when
+  // the file may hold deletes for several data files of its partition.
+  std::string_view scoped_data_file() const { return target(); }
+  int64_t record_count() const { return record_count_; }
+  int64_t file_size_in_bytes() const { return file_size_in_bytes_; }
+  // Deletion vectors (v3): the blob in the Puffin file.
+  std::optional<int64_t> content_offset() const {
+    return flags_ & kHasOffset ? std::optional<int64_t>(content_offset_) : std::nullopt;
+  }
+  std::optional<int64_t> content_size_in_bytes() const {
+    return flags_ & kHasSize ? std::optional<int64_t>(content_size_) : std::nullopt;
+  }
+  int64_t data_sequence_number() const { return data_sequence_number_; }
+  int64_t file_sequence_number() const { return file_sequence_number_; }
+  int32_t spec_id() const { return spec_id_; }
+  std::span<const Literal> partition() const { return {partition_, partition_size_}; }
+  std::span<const int32_t> equality_ids() const;  // equality deletes only
+  std::string_view key_metadata() const;          // empty: none
+  std::optional<int32_t> sort_order_id() const;
+  // Column metrics and split offsets, only when the scan keeps column stats
+  // (ScanOptions::include_column_stats); null otherwise.
+  const DataFile* details() const;
+
+  // The full data_file description.
+  DataFile to_data_file() const;
+  // A delete file owning copies of `file`'s fields (metrics and split offsets dropped unless
+  // `keep_details`).
+  static DeleteFilePtr make(const DataFile& file, int64_t data_sequence_number,
+                            int64_t file_sequence_number, bool keep_details = false);
+
+  // The rarely set fields.
+  struct Extras {
+    std::string_view file_format;
+    std::string_view key_metadata;
+    std::span<const int32_t> equality_ids;
+    std::optional<int32_t> sort_order_id;
+    const DataFile* details = nullptr;
+  };
+
+ private:
+  friend class DeleteFileBuilder;
+  static constexpr uint8_t kHasOffset = 1, kHasSize = 2, kTargetIsReference = 4;
+  std::string_view target() const { return {target_, target_length_}; }
+
+  const char* path_ = nullptr;
+  const char* target_ = nullptr;  // referenced_data_file or the file_path bounds
+  const Literal* partition_ = nullptr;
+  const Extras* extras_ = nullptr;
+  int64_t record_count_ = 0;
+  int64_t file_size_in_bytes_ = 0;
+  int64_t content_offset_ = 0;
+  int64_t content_size_ = 0;
+  int64_t data_sequence_number_ = 0;
+  int64_t file_sequence_number_ = 0;
+  uint32_t path_length_ = 0;
+  uint32_t target_length_ = 0;
+  int32_t spec_id_ = 0;
+  uint16_t partition_size_ = 0;
+  uint8_t content_ = 0;
+  uint8_t format_ : 4 = 0;  // an index into the usual spellings; 0 = in extras
+  uint8_t flags_ : 4 = 0;
+};
 
 // The delete files of one task, in sequence-number order. Shared, not copied: the data files of
 // one partition and sequence number hold one list, and a file with a single delete (a DV, a
