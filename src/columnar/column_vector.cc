@@ -1,7 +1,6 @@
 #include "floe/columnar/column_vector.h"
 
 #include <fmt/format.h>
-#include <sys/mman.h>
 
 #include <cmath>
 #include <cstdlib>
@@ -23,8 +22,6 @@ namespace {
 // Capacities are powers of two, so blocks of one size class fit each other exactly.
 constexpr size_t kMinCachedBlock = size_t{1} << 20;
 constexpr size_t kBlockCacheLimit = size_t{256} << 20;
-constexpr size_t kHugePage = size_t{2} << 20;
-constexpr size_t kHugeBlock = size_t{4} << 20;
 
 struct BlockCache {
   std::mutex mu;
@@ -51,14 +48,6 @@ void* alloc_block(size_t cap) {
     }
   }
   // 64 bytes of slack let word-at-a-time writers run past the end safely.
-  if (cap >= kHugeBlock) {
-    // Large blocks in transparent huge pages: one page fault per 2 MB instead of per 4 KB
-    // (first-touch faults dominated writing a fresh Parquet file).
-    size_t size = (cap + 64 + kHugePage - 1) & ~(kHugePage - 1);
-    void* p = std::aligned_alloc(kHugePage, size);
-    if (p != nullptr) ::madvise(p, size, MADV_HUGEPAGE);
-    return p;
-  }
   return std::aligned_alloc(64, cap + 64);
 }
 
