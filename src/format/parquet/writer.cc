@@ -525,6 +525,51 @@ class DictBuilder {
   int64_t count_ = 0, bytes_ = 0, seen_ = 0;
 };
 
+// Bytes held as a list of 1 MB blocks: growing never copies or touches more memory than it
+// holds, and freed blocks go back to the Buffer block cache for the next file's column chunks
+// (fresh memory costs a page fault per 4 KB).
+class SegmentedBuffer {
+ public:
+  static constexpr size_t kSegment = size_t{1} << 20;
+
+  void append(const void* p, size_t n) {
+    const auto* src = static_cast<const uint8_t*>(p);
+    size_ += n;
+    while (n > 0) {
+      if (cur_ == segs_.size()) {
+        segs_.emplace_back();
+        segs_.back().reserve(kSegment);
+      }
+      Buffer& seg = segs_[cur_];
+      size_t k = std::min(n, kSegment - seg.size());
+      seg.append(src, k);
+      src += k;
+      n -= k;
+      if (seg.size() == kSegment) ++cur_;
+    }
+  }
+  size_t size() const { return size_; }
+  // Keeps the blocks for reuse.
+  void clear() {
+    for (size_t i = 0; i <= cur_ && i < segs_.size(); ++i) segs_[i].clear();
+    cur_ = 0;
+    size_ = 0;
+  }
+  // Calls f(data, size) on each block in order.
+  template <typename F>
+  Status for_each(F&& f) const {
+    for (size_t i = 0; i <= cur_ && i < segs_.size(); ++i) {
+      if (!segs_[i].empty()) FLOE_TRY(f(segs_[i].data(), segs_[i].size()));
+    }
+    return Status::OK();
+  }
+
+ private:
+  std::vector<Buffer> segs_;
+  size_t cur_ = 0;  // the block being filled
+  size_t size_ = 0;
+};
+
 struct WLeaf {
   int32_t field_id = 0;
   std::vector<std::string> path;
@@ -541,7 +586,7 @@ struct WLeaf {
   std::vector<int16_t> defs, reps;
   int64_t page_entries = 0;
   // The column chunk of the current row group: finished data pages (headers and bodies).
-  Buffer pages;
+  SegmentedBuffer pages;
   int64_t rg_entries = 0, rg_dense = 0, rg_nans = 0;
   int64_t rg_uncompressed = 0, rg_compressed = 0;  // data pages, headers included
   bool dict_on = false;                            // pages are still dictionary-encoded
@@ -1092,9 +1137,11 @@ struct ParquetWriter::Impl {
     return *lo >= 0;
   }
 
-  // Compresses `body` and appends the page (header + body) to `dst`.
+  // Compresses `body` and appends the page (header + body) to `dst` (a Buffer or a
+  // SegmentedBuffer).
+  template <typename Dst>
   Status emit_page(Scratch& sc, const std::string& body, int32_t num_values, bool dictionary,
-                   Encoding enc, Buffer* dst, int64_t* uncompressed, int64_t* compressed_size) {
+                   Encoding enc, Dst* dst, int64_t* uncompressed, int64_t* compressed_size) {
     Buffer& compressed = sc.compressed;
     std::string& header = sc.header;
     const auto* data = reinterpret_cast<const uint8_t*>(body.data());
@@ -1123,7 +1170,6 @@ struct ParquetWriter::Impl {
     }
     header.clear();
     encode_page_header(h, &header);
-    dst->reserve(dst->size() + header.size() + size);
     dst->append(header.data(), header.size());
     dst->append(data, size);
     *uncompressed += static_cast<int64_t>(header.size() + body.size());
@@ -1255,7 +1301,7 @@ struct ParquetWriter::Impl {
       meta.encodings = {Encoding::kPlain, Encoding::kRle};
     }
     meta.data_page_offset = file_pos();
-    FLOE_TRY(put(l.pages.data(), l.pages.size()));
+    FLOE_TRY(l.pages.for_each([&](const uint8_t* p, size_t n) { return put(p, n); }));
     meta.total_uncompressed_size += l.rg_uncompressed;
     meta.total_compressed_size += l.rg_compressed;
     l.column_size += meta.total_compressed_size;
