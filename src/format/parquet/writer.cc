@@ -583,6 +583,8 @@ struct WLeaf {
   MetricsMode mode;
   // The page being filled: dense (non-null) values and the levels of every entry.
   ColumnPtr page;
+  // Top-level columns leave `defs` empty while every entry of the page is valid: the levels are
+  // one RLE run, written at flush without being materialised.
   std::vector<int16_t> defs, reps;
   int64_t page_entries = 0;
   // The column chunk of the current row group: finished data pages (headers and bodies).
@@ -601,7 +603,8 @@ struct WLeaf {
 
   int64_t page_bytes() const {
     return static_cast<int64_t>(page->values().size() + page->data().size() +
-                                page->offsets().size() + defs.size() * 2 + reps.size() * 2);
+                                page->offsets().size() + (max_def > 0 ? page_entries * 2 : 0) +
+                                reps.size() * 2);
   }
 };
 
@@ -891,7 +894,9 @@ struct ParquetWriter::Impl {
   static void append_flat(const ColumnVector& col, WLeaf& l, int64_t b, int64_t e) {
     int64_t n = e - b;
     bool nulls = col.null_count() > 0;
-    if (l.max_def > 0) {
+    if (l.max_def > 0 && (nulls || !l.defs.empty())) {
+      // The first null of the page: the levels implied so far become real.
+      if (l.defs.empty()) l.defs.assign(static_cast<size_t>(l.page_entries), l.max_def);
       size_t old = l.defs.size();
       l.defs.resize(old + static_cast<size_t>(n));
       int16_t* d = l.defs.data() + old;
@@ -1177,6 +1182,29 @@ struct ParquetWriter::Impl {
     return Status::OK();
   }
 
+  // Levels of a page that are all `level`: one RLE run with its 4-byte length prefix (bytes
+  // equal to what put_levels writes for them).
+  static void put_level_run(int16_t level, int64_t n, std::string* out) {
+    if (n < 8) {  // bit-packed
+      std::vector<int16_t> levels(static_cast<size_t>(n), level);
+      put_levels(levels.data(), n, level, out);
+      return;
+    }
+    size_t at = out->size();
+    put_le32(0, out);
+    uint64_t header = static_cast<uint64_t>(n) << 1;
+    while (header >= 0x80) {
+      out->push_back(static_cast<char>((header & 0x7f) | 0x80));
+      header >>= 7;
+    }
+    out->push_back(static_cast<char>(header));
+    int bytes = (bit_width_of(static_cast<uint64_t>(level)) + 7) / 8;
+    auto v = static_cast<uint16_t>(level);
+    out->append(reinterpret_cast<const char*>(&v), static_cast<size_t>(bytes));
+    uint32_t len = static_cast<uint32_t>(out->size() - at - 4);
+    std::memcpy(out->data() + at, &len, 4);
+  }
+
   // Levels of a page: RLE with a 4-byte length prefix.
   static void put_levels(const int16_t* levels, int64_t n, int16_t max, std::string* out) {
     size_t at = out->size();
@@ -1209,7 +1237,13 @@ struct ParquetWriter::Impl {
     l.rg_nans += nans;
     page.clear();
     if (l.max_rep > 0) put_levels(l.reps.data(), l.page_entries, l.max_rep, &page);
-    if (l.max_def > 0) put_levels(l.defs.data(), l.page_entries, l.max_def, &page);
+    if (l.max_def > 0) {
+      if (l.defs.empty()) {
+        put_level_run(l.max_def, l.page_entries, &page);
+      } else {
+        put_levels(l.defs.data(), l.page_entries, l.max_def, &page);
+      }
+    }
     bool dict = false;
     int bw = 0;
     if (l.dict_on && n > 0) {

@@ -644,5 +644,60 @@ TEST(ParquetWriter, RleHybridRoundTrips) {
   EXPECT_EQ(enc, std::string("\xc0\xb8\x02\x01", 4));
 }
 
+// Optional top-level columns whose pages are all valid, all null, or valid until a null half
+// way through a page (batches without nulls between batches with them): the same values come
+// back from floe and DuckDB.
+TEST(ParquetWriter, DefinitionLevelsOfValidRunsAndNulls) {
+  TempDir dir;
+  Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "x", Type::int64(), false),
+                    field(3, "s", Type::string(), false)});
+  // Batch kinds: 0 no nulls, 1 a null every 5th row, 2 all null.
+  std::vector<std::pair<int64_t, int>> plan = {{5000, 0},  {3000, 1}, {7, 0},     {4, 2},
+                                               {25000, 0}, {3, 1},    {20000, 2}, {6000, 0}};
+  auto io = make_local_file_io();
+  WriterOptions opt;
+  opt.page_row_limit = 4096;
+  std::string path = (dir.path / "levels.parquet").string();
+  auto w = ParquetWriter::open(io, path, schema, opt);
+  ASSERT_TRUE(w.ok());
+  std::vector<std::string> want;
+  int64_t id = 0;
+  for (auto [rows, kind] : plan) {
+    ColumnBatch b = ColumnBatch::make(schema.fields());
+    for (int64_t r = 0; r < rows; ++r, ++id) {
+      b.columns[0]->append_fixed<int64_t>(id);
+      bool null = kind == 2 || (kind == 1 && id % 5 == 0);
+      if (null) {
+        b.columns[1]->append_null();
+        b.columns[2]->append_null();
+      } else {
+        b.columns[1]->append_fixed<int64_t>(id * 3 - 1000);
+        b.columns[2]->append_bytes(fmt::format("v{}", id % 97));
+      }
+    }
+    b.num_rows = rows;
+    canonical_rows(b, &want);
+    ASSERT_TRUE((*w)->write(b).ok());
+  }
+  auto m = (*w)->close();
+  ASSERT_TRUE(m.ok()) << m.status().to_string();
+  EXPECT_EQ(m->null_value_counts[2], 20604);
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok());
+  std::vector<std::string> got;
+  for (const auto& x : *batches) canonical_rows(x, &got);
+  expect_same_rows(want, got, "floe");
+  int rc = 0;
+  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
+                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
+                                 &rc);
+  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
+  std::vector<std::string> dl;
+  for (auto& l : lines_of(duck)) {
+    if (l.rfind("##", 0) != 0) dl.push_back(l);
+  }
+  expect_same_rows(want, dl, "duckdb");
+}
+
 }  // namespace
 }  // namespace floe::parquet
