@@ -349,12 +349,18 @@ bool float_less(F a, F b) {
 // Open-addressing dictionary of one column chunk, fed page by page.
 class DictBuilder {
  public:
-  void reset(const TypePtr& type) {
+  // `presize`: the next chunk likely has as many distinct values as this one, so its table
+  // starts at this one's size instead of growing (and rehashing) up to it again.
+  void reset(const TypePtr& type, bool presize = false) {
+    size_t slots = 1024;
+    while (presize && static_cast<int64_t>(slots) < 2 * count_) slots *= 2;
     type_ = type;
     width_ = ColumnVector::value_width(*type);
-    table_.assign(1024, -1);
+    table_.assign(width_ == 4 || width_ == 8 ? 1024 : slots, -1);
     slots4_.clear();
     slots8_.clear();
+    if (width_ == 4) slots4_.assign(slots, Slot<uint32_t>{0, -1});
+    if (width_ == 8) slots8_.assign(slots, Slot<uint64_t>{0, -1});
     keys4_.clear();
     keys8_.clear();
     hashes_.clear();
@@ -787,7 +793,7 @@ struct ParquetWriter::Impl {
     l.rg_uncompressed = l.rg_compressed = 0;
     l.dict_on = options.dictionary_enabled && l.type->id() != TypeId::kBoolean;
     l.dict_pages = l.plain_pages = false;
-    if (l.dict_on) l.dict.reset(l.type);
+    if (l.dict_on) l.dict.reset(l.type, /*presize=*/true);
     l.rg_lo.reset();
     l.rg_hi.reset();
   }
