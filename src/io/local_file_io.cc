@@ -41,6 +41,15 @@ class Fd {
     if (fd_ >= 0) ::close(fd_);
   }
   int get() const { return fd_; }
+  void reset(int fd) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = fd;
+  }
+  int release() {
+    int fd = fd_;
+    fd_ = -1;
+    return fd;
+  }
   // Closes now so that a failing close (deferred write errors) can be reported.
   int close() {
     int rc = ::close(fd_);
@@ -108,6 +117,106 @@ Status publish_new(const std::string& temp, const std::string& target) {
     return make_error(ErrorKind::kAlreadyExists, "file already exists: {}", target);
   return io_error("write {}: {}", target, error_text(err));
 }
+
+// A temp file beside `path` that becomes `path` on publish() (rename for overwrite, link for
+// create-if-absent). Removed on destruction unless published.
+struct TempFile {
+  std::string path, temp;
+  WriteMode mode = WriteMode::kOverwrite;
+  Fd fd{-1};
+
+  static Result<TempFile> open(std::string path, WriteMode mode) {
+    auto slash = path.rfind('/');
+    // `dir_prefix` keeps the trailing '/' so that "/x" puts its temp file in "/", not in ".".
+    std::string dir_prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+    std::string dir = slash == std::string::npos || slash == 0 ? "" : path.substr(0, slash);
+    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (name.empty() || name == "." || name == "..") {
+      return invalid_argument("write: not a file path: '{}'", path);
+    }
+    if (mode == WriteMode::kCreateNew) {
+      // Cheap early answer; link() in publish() is what makes create-if-absent atomic.
+      struct stat st;
+      if (::lstat(path.c_str(), &st) == 0) {
+        return make_error(ErrorKind::kAlreadyExists, "file already exists: {}", path);
+      }
+    }
+    if (!dir.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(dir, ec);
+      if (ec) return io_error("write {}: cannot create directory {}: {}", path, dir, ec.message());
+    }
+    TempFile t;
+    t.mode = mode;
+    int raw_fd = -1;
+    for (int attempt = 0; attempt < 8 && raw_fd < 0; ++attempt) {
+      t.temp = fmt::format("{}.{}.{}.tmp", dir_prefix, name, random_hex());
+      raw_fd = ::open(t.temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (raw_fd < 0 && errno != EEXIST) break;
+    }
+    if (raw_fd < 0) {
+      return io_error("write {}: cannot create temp file: {}", path, error_text(errno));
+    }
+    t.fd.reset(raw_fd);
+    t.path = std::move(path);
+    return t;
+  }
+
+  TempFile() = default;
+  TempFile(TempFile&& o) noexcept
+      : path(std::move(o.path)), temp(std::move(o.temp)), mode(o.mode), fd(o.fd.release()) {
+    o.temp.clear();
+  }
+  TempFile& operator=(TempFile&&) = delete;
+  ~TempFile() {
+    if (!temp.empty()) ::unlink(temp.c_str());  // never published
+  }
+
+  Status publish() {
+    Status status = Status::OK();
+    if (fd.close() != 0) status = io_error("write {}: {}", path, error_text(errno));
+    if (status.ok()) {
+      if (mode == WriteMode::kOverwrite) {
+        if (::rename(temp.c_str(), path.c_str()) != 0) {
+          status = io_error("write {}: rename failed: {}", path, error_text(errno));
+        }
+      } else {
+        status = publish_new(temp, path);
+      }
+    }
+    // After a rename the temp name is gone and this is a harmless ENOENT; after a link it is
+    // the second name of the published file.
+    ::unlink(temp.c_str());
+    temp.clear();
+    return status;
+  }
+};
+
+// Writes straight to the temp file; close() publishes it.
+class LocalOutputStream final : public OutputStream {
+ public:
+  LocalOutputStream(TempFile t, IoCounters* counters) : t_(std::move(t)), counters_(counters) {}
+
+  Status write(std::string_view data) override {
+    if (closed_) return invalid_argument("write {}: stream is closed", t_.path);
+    FLOE_TRY(write_all(t_.fd.get(), data, t_.path));
+    position_ += static_cast<int64_t>(data.size());
+    return Status::OK();
+  }
+
+  Status close() override {
+    if (closed_) return invalid_argument("close {}: stream is already closed", t_.path);
+    closed_ = true;
+    FLOE_TRY(t_.publish());
+    counters_->bytes_written += position_;
+    return Status::OK();
+  }
+
+ private:
+  TempFile t_;
+  IoCounters* counters_;
+  bool closed_ = false;
+};
 
 class LocalFileIO final : public FileIO {
  public:
@@ -194,54 +303,18 @@ class LocalFileIO final : public FileIO {
 
   Status write_file(std::string_view uri, std::string_view data, WriteMode mode) override {
     counters_.write_requests++;
-    std::string path = local_path_of(uri);
-    auto slash = path.rfind('/');
-    // `dir_prefix` keeps the trailing '/' so that "/x" puts its temp file in "/", not in ".".
-    std::string dir_prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
-    std::string dir = slash == std::string::npos || slash == 0 ? "" : path.substr(0, slash);
-    std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    if (name.empty() || name == "." || name == "..") {
-      return invalid_argument("write: not a file path: '{}'", path);
-    }
-    if (mode == WriteMode::kCreateNew) {
-      // Cheap early answer; link() below is what makes create-if-absent atomic.
-      struct stat st;
-      if (::lstat(path.c_str(), &st) == 0) {
-        return make_error(ErrorKind::kAlreadyExists, "file already exists: {}", path);
-      }
-    }
-    if (!dir.empty()) {
-      std::error_code ec;
-      std::filesystem::create_directories(dir, ec);
-      if (ec) return io_error("write {}: cannot create directory {}: {}", path, dir, ec.message());
-    }
+    TempFile t = FLOE_TRY(TempFile::open(local_path_of(uri), mode));
+    FLOE_TRY(write_all(t.fd.get(), data, t.path));
+    FLOE_TRY(t.publish());
+    counters_.bytes_written += static_cast<int64_t>(data.size());
+    return Status::OK();
+  }
 
-    std::string temp;
-    int raw_fd = -1;
-    for (int attempt = 0; attempt < 8 && raw_fd < 0; ++attempt) {
-      temp = fmt::format("{}.{}.{}.tmp", dir_prefix, name, random_hex());
-      raw_fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (raw_fd < 0 && errno != EEXIST) break;
-    }
-    if (raw_fd < 0)
-      return io_error("write {}: cannot create temp file: {}", path, error_text(errno));
-    Fd fd(raw_fd);
-
-    Status status = write_all(fd.get(), data, path);
-    if (fd.close() != 0 && status.ok()) status = io_error("write {}: {}", path, error_text(errno));
-    if (status.ok()) {
-      if (mode == WriteMode::kOverwrite) {
-        if (::rename(temp.c_str(), path.c_str()) != 0) {
-          status = io_error("write {}: rename failed: {}", path, error_text(errno));
-        }
-      } else {
-        status = publish_new(temp, path);
-      }
-    }
-    // After a successful rename the temp name is gone and this is a harmless ENOENT.
-    ::unlink(temp.c_str());
-    if (status.ok()) counters_.bytes_written += static_cast<int64_t>(data.size());
-    return status;
+  Result<std::unique_ptr<OutputStream>> open_output(std::string_view uri, WriteMode mode) override {
+    counters_.write_requests++;
+    TempFile t = FLOE_TRY(TempFile::open(local_path_of(uri), mode));
+    return std::unique_ptr<OutputStream>(
+        std::make_unique<LocalOutputStream>(std::move(t), &counters_));
   }
 
   Result<bool> exists(std::string_view uri) override {

@@ -185,6 +185,60 @@ TEST_P(FileIOContract, CreateNewTwiceIsAlreadyExists) {
   EXPECT_EQ(io_->read_file(p).value_or("?"), "one");
 }
 
+TEST_P(FileIOContract, OutputStreamAppearsWholeOnClose) {
+  std::string p = path("s/out.bin");
+  io_->counters().reset();
+  auto s = io_->open_output(p);
+  ASSERT_TRUE(s.ok()) << s.status().to_string();
+  std::string big(300000, '\0');
+  std::mt19937 rng(2);
+  for (auto& c : big) c = static_cast<char>(rng());
+  ASSERT_TRUE((*s)->write("abc").ok());
+  ASSERT_TRUE((*s)->write("").ok());
+  ASSERT_TRUE((*s)->write(big).ok());
+  EXPECT_EQ((*s)->position(), 300003);
+  EXPECT_FALSE(io_->exists(p).value_or(true)) << "visible before close";
+  ASSERT_TRUE((*s)->close().ok());
+  auto back = io_->read_file(p);
+  ASSERT_TRUE(back.ok());
+  EXPECT_TRUE(*back == "abc" + big);
+  EXPECT_FALSE((*s)->write("z").ok());
+  EXPECT_FALSE((*s)->close().ok());
+  auto c = io_->counters().snapshot();
+  EXPECT_EQ(c.write_requests, 1);
+  EXPECT_EQ(c.bytes_written, 300003);
+}
+
+TEST_P(FileIOContract, OutputStreamDroppedLeavesNoFile) {
+  std::string p = path("d/out.bin");
+  {
+    auto s = io_->open_output(p);
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE((*s)->write("partial").ok());
+  }
+  EXPECT_FALSE(io_->exists(p).value_or(true));
+  auto listed = io_->list(path("d"));
+  ASSERT_TRUE(listed.ok());
+  EXPECT_TRUE(listed->empty());
+}
+
+TEST_P(FileIOContract, OutputStreamCreateNewKeepsTheFirst) {
+  std::string p = path("n/v1.json");
+  ASSERT_TRUE(io_->write_file(p, "one", WriteMode::kCreateNew).ok());
+  auto s = io_->open_output(p, WriteMode::kCreateNew);
+  Status st = s.ok() ? (*s)->write("two") : s.status();
+  if (st.ok()) st = (*s)->close();
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.kind(), ErrorKind::kAlreadyExists);
+  EXPECT_EQ(io_->read_file(p).value_or("?"), "one");
+  // Overwrite replaces.
+  auto o = io_->open_output(p);
+  ASSERT_TRUE(o.ok());
+  ASSERT_TRUE((*o)->write("three").ok());
+  ASSERT_TRUE((*o)->close().ok());
+  EXPECT_EQ(io_->read_file(p).value_or("?"), "three");
+}
+
 TEST_P(FileIOContract, CreateNewRaceHasOneWinner) {
   std::string p = path("race/v2.metadata.json");
   constexpr int kThreads = 8;
@@ -372,6 +426,24 @@ TEST_F(LocalFileIOTest, NoTempFilesLeftBehind) {
   EXPECT_EQ(io_->write_file(p, "c", WriteMode::kCreateNew).kind(), ErrorKind::kAlreadyExists);
   ASSERT_TRUE(io_->write_file(dir_ + "/m/v2.json", "d", WriteMode::kCreateNew).ok());
   EXPECT_EQ(raw_entries(dir_), (std::vector<std::string>{"m", "m/v1.json", "m/v2.json"}));
+}
+
+TEST_F(LocalFileIOTest, OutputStreamsLeaveNoTempFiles) {
+  std::string p = dir_ + "/o/a.parquet";
+  {
+    auto s = io_->open_output(p);
+    ASSERT_TRUE(s.ok());
+    ASSERT_TRUE((*s)->write("dropped").ok());
+  }
+  auto s = io_->open_output(p);
+  ASSERT_TRUE(s.ok());
+  ASSERT_TRUE((*s)->write("kept").ok());
+  ASSERT_TRUE((*s)->close().ok());
+  auto n = io_->open_output(p, WriteMode::kCreateNew);
+  Status st = n.ok() ? (*n)->close() : n.status();
+  EXPECT_EQ(st.kind(), ErrorKind::kAlreadyExists);
+  EXPECT_EQ(raw_entries(dir_), (std::vector<std::string>{"o", "o/a.parquet"}));
+  EXPECT_EQ(io_->read_file(p).value_or("?"), "kept");
 }
 
 TEST_F(LocalFileIOTest, ListSkipsInFlightTempFilesOnly) {

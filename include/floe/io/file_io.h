@@ -58,6 +58,22 @@ enum class WriteMode {
   kCreateNew,  // fail with kAlreadyExists if the file exists (atomic create-if-absent)
 };
 
+// A file written front to back. Nothing is visible until close() succeeds; then the whole file
+// appears at once, as with FileIO::write_file and the same WriteMode. Dropping the stream without
+// close() leaves no file. Lets writers of large files (Parquet) hand over their bytes part by part
+// instead of holding the whole file in memory.
+class OutputStream {
+ public:
+  virtual ~OutputStream() = default;
+  virtual Status write(std::string_view data) = 0;
+  virtual Status close() = 0;
+  // Bytes written so far.
+  int64_t position() const { return position_; }
+
+ protected:
+  int64_t position_ = 0;
+};
+
 class FileIO {
  public:
   virtual ~FileIO() = default;
@@ -70,6 +86,10 @@ class FileIO {
   // Writes the whole file; readers see either the old content or the new, never a part.
   virtual Status write_file(std::string_view path, std::string_view data,
                             WriteMode mode = WriteMode::kOverwrite) = 0;
+  // The same, written part by part. The default collects the parts and calls write_file on
+  // close(); the stream must not outlive this FileIO.
+  virtual Result<std::unique_ptr<OutputStream>> open_output(std::string_view path,
+                                                            WriteMode mode = WriteMode::kOverwrite);
   virtual Result<bool> exists(std::string_view path) = 0;
   // kNotFound if absent.
   virtual Status delete_file(std::string_view path) = 0;

@@ -138,64 +138,68 @@ Status decode_delta_binary(const uint8_t* p, size_t n, std::vector<int64_t>* out
   return Status::OK();
 }
 
-void encode_bitpacked_run(const uint32_t* values, int64_t n, int bit_width, std::string* out) {
+namespace {
+
+// One bit-packed run of values[0, n), padded with zeros to a multiple of 8 values. Bits are
+// gathered in a 64-bit word and stored 4 bytes at a time.
+template <typename T>
+void bitpack(const T* values, int64_t n, int bit_width, std::string* out) {
   int64_t groups = (n + 7) / 8;
   put_uleb(static_cast<uint64_t>(groups) << 1 | 1, out);
   size_t base = out->size();
-  out->resize(base + static_cast<size_t>(groups * bit_width), '\0');
+  size_t bytes = static_cast<size_t>(groups * bit_width);
+  out->resize(base + bytes + 8, '\0');  // zero padding, and slack for the last store
   auto* dst = reinterpret_cast<uint8_t*>(out->data() + base);
   uint64_t acc = 0;
   int bits = 0;
   size_t pos = 0;
-  for (int64_t i = 0; i < groups * 8; ++i) {
-    uint64_t v = i < n ? values[i] : 0;
-    acc |= v << bits;
+  const uint64_t mask = bit_width >= 32 ? 0xFFFFFFFFull : (uint64_t{1} << bit_width) - 1;
+  for (int64_t i = 0; i < n; ++i) {
+    acc |= (static_cast<uint64_t>(static_cast<uint32_t>(values[i])) & mask) << bits;
     bits += bit_width;
-    while (bits >= 8) {
-      dst[pos++] = static_cast<uint8_t>(acc);
-      acc >>= 8;
-      bits -= 8;
+    if (bits >= 32) {
+      auto word = static_cast<uint32_t>(acc);
+      std::memcpy(dst + pos, &word, 4);
+      pos += 4;
+      acc >>= 32;
+      bits -= 32;
     }
   }
-  if (bits > 0) dst[pos++] = static_cast<uint8_t>(acc);
+  std::memcpy(dst + pos, &acc, 8);  // the last bits
+  out->resize(base + bytes);
 }
-
-namespace {
 
 template <typename T>
 void encode_rle_impl(const T* values, int64_t n, int bit_width, std::string* out) {
   // Runs of >= 8 equal values become RLE runs; everything else is bit-packed in groups of 8.
+  // The values waiting to be bit-packed are always values[pending, i).
   int nbytes = (bit_width + 7) / 8;
-  std::vector<uint32_t> pending;
-  auto flush_packed = [&] {
-    if (pending.empty()) return;
-    encode_bitpacked_run(pending.data(), static_cast<int64_t>(pending.size()), bit_width, out);
-    pending.clear();
-  };
+  int64_t pending = 0;
   int64_t i = 0;
   while (i < n) {
+    T v = values[i];
     int64_t j = i + 1;
-    while (j < n && values[j] == values[i]) ++j;
-    int64_t run = j - i;
-    // Only start an RLE run at a group boundary of the pending bit-packed values.
-    if (run >= 8 && pending.size() % 8 == 0) {
-      flush_packed();
-      put_uleb(static_cast<uint64_t>(run) << 1, out);
-      uint32_t v = static_cast<uint32_t>(values[i]);
-      out->append(reinterpret_cast<const char*>(&v), static_cast<size_t>(nbytes));
-      i = j;
-    } else if (run >= 8) {
-      // Fill the pending group up to a multiple of 8 with this value, then continue.
-      while (pending.size() % 8 != 0 && i < j)
-        pending.push_back(static_cast<uint32_t>(values[i++]));
-    } else {
-      for (; i < j; ++i) pending.push_back(static_cast<uint32_t>(values[i]));
+    while (j < n && values[j] == v) ++j;
+    // A run starts at a group boundary of the pending values: the first values of a long run
+    // complete the pending group, and the rest is an RLE run if at least 8 remain.
+    int64_t fill = (8 - (i - pending) % 8) % 8;
+    if (j - i - fill >= 8) {
+      if (i + fill > pending) bitpack(values + pending, i + fill - pending, bit_width, out);
+      put_uleb(static_cast<uint64_t>(j - i - fill) << 1, out);
+      auto u = static_cast<uint32_t>(v);
+      out->append(reinterpret_cast<const char*>(&u), static_cast<size_t>(nbytes));
+      pending = j;
     }
+    i = j;
   }
-  flush_packed();
+  if (n > pending) bitpack(values + pending, n - pending, bit_width, out);
 }
 
 }  // namespace
+
+void encode_bitpacked_run(const uint32_t* values, int64_t n, int bit_width, std::string* out) {
+  bitpack(values, n, bit_width, out);
+}
 
 void encode_rle(const uint32_t* values, int64_t n, int bit_width, std::string* out) {
   encode_rle_impl(values, n, bit_width, out);

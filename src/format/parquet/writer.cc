@@ -349,12 +349,18 @@ bool float_less(F a, F b) {
 // Open-addressing dictionary of one column chunk, fed page by page.
 class DictBuilder {
  public:
-  void reset(const TypePtr& type) {
+  // `presize`: the next chunk likely has as many distinct values as this one, so its table
+  // starts at this one's size instead of growing (and rehashing) up to it again.
+  void reset(const TypePtr& type, bool presize = false) {
+    size_t slots = 1024;
+    while (presize && static_cast<int64_t>(slots) < 2 * count_) slots *= 2;
     type_ = type;
     width_ = ColumnVector::value_width(*type);
-    table_.assign(1024, -1);
+    table_.assign(width_ == 4 || width_ == 8 ? 1024 : slots, -1);
     slots4_.clear();
     slots8_.clear();
+    if (width_ == 4) slots4_.assign(slots, Slot<uint32_t>{0, -1});
+    if (width_ == 8) slots8_.assign(slots, Slot<uint64_t>{0, -1});
     keys4_.clear();
     keys8_.clear();
     hashes_.clear();
@@ -424,7 +430,11 @@ class DictBuilder {
     const K* in = reinterpret_cast<const K*>(v.values().data());
     std::vector<Slot<K>>& table = slots<K>();
     if (table.empty()) table.assign(1024, Slot<K>{0, -1});
+    // Large dictionaries outgrow the cache: the slot of a value a few rows ahead is fetched
+    // while this one is probed.
+    constexpr int64_t kAhead = 8;
     for (int64_t i = 0; i < n; ++i) {
+      if (i + kAhead < n) __builtin_prefetch(&table[mix(in[i + kAhead]) & (table.size() - 1)]);
       K key = in[i];
       size_t mask = table.size() - 1;
       size_t slot = mix(key) & mask;
@@ -521,6 +531,51 @@ class DictBuilder {
   int64_t count_ = 0, bytes_ = 0, seen_ = 0;
 };
 
+// Bytes held as a list of 1 MB blocks: growing never copies or touches more memory than it
+// holds, and freed blocks go back to the Buffer block cache for the next file's column chunks
+// (fresh memory costs a page fault per 4 KB).
+class SegmentedBuffer {
+ public:
+  static constexpr size_t kSegment = size_t{1} << 20;
+
+  void append(const void* p, size_t n) {
+    const auto* src = static_cast<const uint8_t*>(p);
+    size_ += n;
+    while (n > 0) {
+      if (cur_ == segs_.size()) {
+        segs_.emplace_back();
+        segs_.back().reserve(kSegment);
+      }
+      Buffer& seg = segs_[cur_];
+      size_t k = std::min(n, kSegment - seg.size());
+      seg.append(src, k);
+      src += k;
+      n -= k;
+      if (seg.size() == kSegment) ++cur_;
+    }
+  }
+  size_t size() const { return size_; }
+  // Keeps the blocks for reuse.
+  void clear() {
+    for (size_t i = 0; i <= cur_ && i < segs_.size(); ++i) segs_[i].clear();
+    cur_ = 0;
+    size_ = 0;
+  }
+  // Calls f(data, size) on each block in order.
+  template <typename F>
+  Status for_each(F&& f) const {
+    for (size_t i = 0; i <= cur_ && i < segs_.size(); ++i) {
+      if (!segs_[i].empty()) FLOE_TRY(f(segs_[i].data(), segs_[i].size()));
+    }
+    return Status::OK();
+  }
+
+ private:
+  std::vector<Buffer> segs_;
+  size_t cur_ = 0;  // the block being filled
+  size_t size_ = 0;
+};
+
 struct WLeaf {
   int32_t field_id = 0;
   std::vector<std::string> path;
@@ -534,10 +589,12 @@ struct WLeaf {
   MetricsMode mode;
   // The page being filled: dense (non-null) values and the levels of every entry.
   ColumnPtr page;
+  // Top-level columns leave `defs` empty while every entry of the page is valid: the levels are
+  // one RLE run, written at flush without being materialised.
   std::vector<int16_t> defs, reps;
   int64_t page_entries = 0;
   // The column chunk of the current row group: finished data pages (headers and bodies).
-  Buffer pages;
+  SegmentedBuffer pages;
   int64_t rg_entries = 0, rg_dense = 0, rg_nans = 0;
   int64_t rg_uncompressed = 0, rg_compressed = 0;  // data pages, headers included
   bool dict_on = false;                            // pages are still dictionary-encoded
@@ -552,7 +609,8 @@ struct WLeaf {
 
   int64_t page_bytes() const {
     return static_cast<int64_t>(page->values().size() + page->data().size() +
-                                page->offsets().size() + defs.size() * 2 + reps.size() * 2);
+                                page->offsets().size() + (max_def > 0 ? page_entries * 2 : 0) +
+                                reps.size() * 2);
   }
 };
 
@@ -568,15 +626,46 @@ struct ParquetWriter::Impl {
   FileMetaData metadata;
   std::vector<WNode> nodes;  // per top-level field
   std::vector<WLeaf> leaves;
-  Buffer out;  // the file so far
+  std::unique_ptr<OutputStream> stream;  // the file
+  Buffer out;  // small parts (headers, dictionary pages, footer) not yet handed to `stream`
   int64_t buffered_rows = 0;
   int64_t total_rows = 0;
   std::vector<int64_t> split_offsets;
   bool closed = false;
+
+  // Offset in the file of the next byte written.
+  int64_t file_pos() const {
+    return (stream ? stream->position() : 0) + static_cast<int64_t>(out.size());
+  }
+  // The file is opened when the first megabyte is ready, so that writers of small files (one per
+  // partition) hold no file descriptor while they fill.
+  Status flush_out() {
+    if (!stream) {
+      auto s = io->open_output(path);
+      if (!s.ok()) return s.status();
+      stream = std::move(*s);
+    }
+    if (out.empty()) return Status::OK();
+    Status st =
+        stream->write(std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
+    out.clear();
+    return st;
+  }
+  // Appends to the file: large parts go to the stream as they are, small ones are gathered.
+  Status put(const uint8_t* p, size_t n) {
+    if (n < (256 << 10)) {
+      out.append(p, n);
+      return out.size() >= (1 << 20) ? flush_out() : Status::OK();
+    }
+    FLOE_TRY(flush_out());
+    return stream->write(std::string_view(reinterpret_cast<const char*>(p), n));
+  }
+
   // Encoding scratch: one per task running at a time (columns encode in parallel with threads).
   struct Scratch {
     PageCodec codec;
-    std::string page, compressed, header;
+    std::string page, header;
+    Buffer compressed, dict_page;
     std::vector<uint32_t> indices;
   };
   std::unique_ptr<ThreadPool> pool;  // threads > 1
@@ -704,7 +793,7 @@ struct ParquetWriter::Impl {
     l.rg_uncompressed = l.rg_compressed = 0;
     l.dict_on = options.dictionary_enabled && l.type->id() != TypeId::kBoolean;
     l.dict_pages = l.plain_pages = false;
-    if (l.dict_on) l.dict.reset(l.type);
+    if (l.dict_on) l.dict.reset(l.type, /*presize=*/true);
     l.rg_lo.reset();
     l.rg_hi.reset();
   }
@@ -811,7 +900,9 @@ struct ParquetWriter::Impl {
   static void append_flat(const ColumnVector& col, WLeaf& l, int64_t b, int64_t e) {
     int64_t n = e - b;
     bool nulls = col.null_count() > 0;
-    if (l.max_def > 0) {
+    if (l.max_def > 0 && (nulls || !l.defs.empty())) {
+      // The first null of the page: the levels implied so far become real.
+      if (l.defs.empty()) l.defs.assign(static_cast<size_t>(l.page_entries), l.max_def);
       size_t old = l.defs.size();
       l.defs.resize(old + static_cast<size_t>(n));
       int16_t* d = l.defs.data() + old;
@@ -933,6 +1024,48 @@ struct ParquetWriter::Impl {
     return s;
   }
 
+  // Index of the smallest and largest of the dense byte values of `v` (unsigned byte order). An
+  // 8-byte big-endian prefix decides most comparisons; the current extremes keep theirs.
+  static void scan_bytes(const ColumnVector& v, int64_t* lo, int64_t* hi) {
+    int64_t n = v.length();
+    if (n == 0) return;
+    bool var = v.value_width() == 0;
+    const int32_t* off = var ? v.offsets().as<int32_t>() : nullptr;
+    const char* base = reinterpret_cast<const char*>(var ? v.data().data() : v.values().data());
+    size_t w = static_cast<size_t>(v.value_width());
+    auto at = [&](int64_t i) {
+      return var ? std::string_view(base + off[i], static_cast<size_t>(off[i + 1] - off[i]))
+                 : std::string_view(base + static_cast<size_t>(i) * w, w);
+    };
+    // Buffers keep 64 readable bytes past their end, so 8 bytes can always be loaded.
+    auto prefix = [](std::string_view s) -> uint64_t {
+      if (s.empty()) return 0;
+      uint64_t x;
+      std::memcpy(&x, s.data(), 8);
+      if (s.size() < 8) x &= (uint64_t{1} << (s.size() * 8)) - 1;
+      return __builtin_bswap64(x);
+    };
+    int64_t a = 0, b = 0;
+    std::string_view sa = at(0), sb = sa;
+    uint64_t pa = prefix(sa), pb = pa;
+    for (int64_t i = 1; i < n; ++i) {
+      std::string_view s = at(i);
+      uint64_t p = prefix(s);
+      if (p < pa || (p == pa && s < sa)) {
+        a = i;
+        sa = s;
+        pa = p;
+      }
+      if (p > pb || (p == pb && sb < s)) {
+        b = i;
+        sb = s;
+        pb = p;
+      }
+    }
+    *lo = a;
+    *hi = b;
+  }
+
   // Index of the smallest and largest non-NaN dense value; false when there is none.
   bool min_max(const WLeaf& l, const ColumnVector& v, int64_t* lo, int64_t* hi, int64_t* nans) {
     int64_t n = v.length();
@@ -1005,20 +1138,7 @@ struct ParquetWriter::Impl {
       case TypeId::kBinary:
       case TypeId::kFixed:
       case TypeId::kUuid: {
-        // Unsigned byte order; an 8-byte big-endian prefix decides most comparisons.
-        auto prefix = [&](std::string_view s) {
-          uint64_t x = 0;
-          std::memcpy(&x, s.data(), std::min<size_t>(8, s.size()));
-          return __builtin_bswap64(x);
-        };
-        scan(
-            [&](int64_t a, int64_t b) {
-              std::string_view x = v.bytes_at(a), y = v.bytes_at(b);
-              uint64_t px = prefix(x), py = prefix(y);
-              if (px != py) return px < py;
-              return x < y;
-            },
-            never);
+        scan_bytes(v, lo, hi);
         break;
       }
       default:
@@ -1028,17 +1148,25 @@ struct ParquetWriter::Impl {
     return *lo >= 0;
   }
 
-  // Compresses `body` and appends the page (header + body) to `dst`.
+  // Compresses `body` and appends the page (header + body) to `dst` (a Buffer or a
+  // SegmentedBuffer).
+  template <typename Dst>
   Status emit_page(Scratch& sc, const std::string& body, int32_t num_values, bool dictionary,
-                   Encoding enc, Buffer* dst, int64_t* uncompressed, int64_t* compressed_size) {
-    std::string& compressed = sc.compressed;
+                   Encoding enc, Dst* dst, int64_t* uncompressed, int64_t* compressed_size) {
+    Buffer& compressed = sc.compressed;
     std::string& header = sc.header;
-    compressed.clear();
-    FLOE_TRY(sc.codec.compress(options.codec, reinterpret_cast<const uint8_t*>(body.data()),
-                               body.size(), options.compression_level, &compressed));
+    const auto* data = reinterpret_cast<const uint8_t*>(body.data());
+    size_t size = body.size();
+    if (options.codec != Codec::kUncompressed) {
+      compressed.clear();
+      FLOE_TRY(
+          sc.codec.compress(options.codec, data, size, options.compression_level, &compressed));
+      data = compressed.data();
+      size = compressed.size();
+    }
     PageHeader h;
     h.uncompressed_page_size = static_cast<int32_t>(body.size());
-    h.compressed_page_size = static_cast<int32_t>(compressed.size());
+    h.compressed_page_size = static_cast<int32_t>(size);
     if (dictionary) {
       h.type = PageType::kDictionaryPage;
       h.dictionary_page_header = DictionaryPageHeader{num_values, Encoding::kPlain, false};
@@ -1054,10 +1182,33 @@ struct ParquetWriter::Impl {
     header.clear();
     encode_page_header(h, &header);
     dst->append(header.data(), header.size());
-    dst->append(compressed.data(), compressed.size());
+    dst->append(data, size);
     *uncompressed += static_cast<int64_t>(header.size() + body.size());
-    *compressed_size += static_cast<int64_t>(header.size() + compressed.size());
+    *compressed_size += static_cast<int64_t>(header.size() + size);
     return Status::OK();
+  }
+
+  // Levels of a page that are all `level`: one RLE run with its 4-byte length prefix (bytes
+  // equal to what put_levels writes for them).
+  static void put_level_run(int16_t level, int64_t n, std::string* out) {
+    if (n < 8) {  // bit-packed
+      std::vector<int16_t> levels(static_cast<size_t>(n), level);
+      put_levels(levels.data(), n, level, out);
+      return;
+    }
+    size_t at = out->size();
+    put_le32(0, out);
+    uint64_t header = static_cast<uint64_t>(n) << 1;
+    while (header >= 0x80) {
+      out->push_back(static_cast<char>((header & 0x7f) | 0x80));
+      header >>= 7;
+    }
+    out->push_back(static_cast<char>(header));
+    int bytes = (bit_width_of(static_cast<uint64_t>(level)) + 7) / 8;
+    auto v = static_cast<uint16_t>(level);
+    out->append(reinterpret_cast<const char*>(&v), static_cast<size_t>(bytes));
+    uint32_t len = static_cast<uint32_t>(out->size() - at - 4);
+    std::memcpy(out->data() + at, &len, 4);
   }
 
   // Levels of a page: RLE with a 4-byte length prefix.
@@ -1092,7 +1243,13 @@ struct ParquetWriter::Impl {
     l.rg_nans += nans;
     page.clear();
     if (l.max_rep > 0) put_levels(l.reps.data(), l.page_entries, l.max_rep, &page);
-    if (l.max_def > 0) put_levels(l.defs.data(), l.page_entries, l.max_def, &page);
+    if (l.max_def > 0) {
+      if (l.defs.empty()) {
+        put_level_run(l.max_def, l.page_entries, &page);
+      } else {
+        put_levels(l.defs.data(), l.page_entries, l.max_def, &page);
+      }
+    }
     bool dict = false;
     int bw = 0;
     if (l.dict_on && n > 0) {
@@ -1142,7 +1299,7 @@ struct ParquetWriter::Impl {
     meta.path_in_schema = l.path;
     meta.codec = options.codec;
     meta.num_values = l.rg_entries;
-    int64_t start = static_cast<int64_t>(out.size());
+    int64_t start = file_pos();
     chunk->file_offset = start;
 
     // Statistics and Iceberg metrics.
@@ -1174,14 +1331,17 @@ struct ParquetWriter::Impl {
       ColumnPtr u = l.dict.uniques();
       page.clear();
       encode_plain(l, *u, 0, u->length(), &page);
-      FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(u->length()), true, Encoding::kPlain, &out,
-                         &meta.total_uncompressed_size, &meta.total_compressed_size));
+      Buffer& dict_page = sc.dict_page;
+      dict_page.clear();
+      FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(u->length()), true, Encoding::kPlain,
+                         &dict_page, &meta.total_uncompressed_size, &meta.total_compressed_size));
+      FLOE_TRY(put(dict_page.data(), dict_page.size()));
       meta.encodings = {Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary};
     } else {
       meta.encodings = {Encoding::kPlain, Encoding::kRle};
     }
-    meta.data_page_offset = static_cast<int64_t>(out.size());
-    out.append(l.pages.data(), l.pages.size());
+    meta.data_page_offset = file_pos();
+    FLOE_TRY(l.pages.for_each([&](const uint8_t* p, size_t n) { return put(p, n); }));
     meta.total_uncompressed_size += l.rg_uncompressed;
     meta.total_compressed_size += l.rg_compressed;
     l.column_size += meta.total_compressed_size;
@@ -1195,11 +1355,8 @@ struct ParquetWriter::Impl {
         for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); }));
     RowGroup rg;
     rg.num_rows = buffered_rows;
-    int64_t start = static_cast<int64_t>(out.size());
+    int64_t start = file_pos();
     rg.file_offset = start;
-    int64_t bytes = 0;
-    for (const auto& l : leaves) bytes += l.rg_compressed + (l.dict_pages ? (1 << 20) : 0);
-    out.reserve(out.size() + static_cast<size_t>(bytes));
     auto sc = take_scratch();
     for (auto& l : leaves) {
       ColumnChunk c;
@@ -1210,7 +1367,7 @@ struct ParquetWriter::Impl {
       start_chunk(l);
     }
     give_scratch(std::move(sc));
-    rg.total_compressed_size = static_cast<int64_t>(out.size()) - start;
+    rg.total_compressed_size = file_pos() - start;
     rg.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     metadata.row_groups.push_back(std::move(rg));
     split_offsets.push_back(start);
@@ -1287,7 +1444,7 @@ Status ParquetWriter::write(const ColumnBatch& batch) {
 }
 
 int64_t ParquetWriter::estimated_size() const {
-  int64_t b = static_cast<int64_t>(impl_->out.size());
+  int64_t b = impl_->file_pos();
   for (const auto& l : impl_->leaves) {
     b += static_cast<int64_t>(l.pages.size()) + l.page_bytes();
     // The dictionary page is written with the chunk: without it, rolling by size overshoots.
@@ -1309,13 +1466,14 @@ Result<DataFileMetrics> ParquetWriter::close() {
   im.out.append(footer.data(), footer.size());
   im.out.append(&footer_len, 4);
   im.out.append("PAR1", 4);
-  if (im.options.threads > 1) im.pool = std::make_unique<ThreadPool>(im.options.threads);
-  FLOE_TRY(im.io->write_file(
-      im.path, std::string_view(reinterpret_cast<const char*>(im.out.data()), im.out.size())));
+  im.pool.reset();
+  int64_t file_size = im.file_pos();
+  FLOE_TRY(im.flush_out());
+  FLOE_TRY(im.stream->close());
 
   DataFileMetrics m;
   m.record_count = im.total_rows;
-  m.file_size = static_cast<int64_t>(im.out.size());
+  m.file_size = file_size;
   m.split_offsets = im.split_offsets;
   for (const auto& l : im.leaves) {
     m.column_sizes[l.field_id] = l.column_size;

@@ -10,6 +10,7 @@
 
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
+#include "format/parquet/encoding.h"
 #include "format/parquet/parquet_test_util.h"
 
 namespace floe::parquet {
@@ -444,6 +445,258 @@ TEST(ParquetWriter, ThreadsWriteTheSameFileAndReadTheSameRows) {
   std::vector<std::string> got;
   for (const auto& b : *batches) canonical_rows(b, &got);
   expect_same_rows(want, got, "floe, 2 threads");
+}
+
+// Bounds of byte columns in unsigned byte order, across pages, with values that tie on their
+// first 8 bytes, are shorter than 8 bytes, empty, or hold bytes >= 0x80.
+TEST(ParquetWriter, ByteBoundsFollowUnsignedByteOrder) {
+  TempDir dir;
+  Schema schema(0, {field(1, "s", Type::string(), false), field(2, "b", Type::binary(), false),
+                    field(3, "fx", Type::fixed(9), false)});
+  std::vector<std::string> pool = {
+      "abcdefgh", "abcdefgh\x01",        "abcdefgg\xff", "abcdefghz",  "abc",       "ab",
+      "b",        std::string("a\0", 2), "\x7f\x7f",     "zzzzzzzzzz", "zzzzzzzzzy"};
+  std::vector<std::string> fixed = {std::string("abcdefgh\x00", 9), "abcdefgh\x80", "abcdefgg\xff",
+                                    std::string("\0\0\0\0\0\0\0\0\x01", 9),
+                                    "\xff\xff\xff\xff\xff\xff\xff\xff\xfe"};
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  std::mt19937_64 rng(5);
+  std::string smin, smax, fmin, fmax;
+  const int64_t rows = 5000;
+  for (int64_t r = 0; r < rows; ++r) {
+    std::string s = pool[rng() % pool.size()] + std::string(rng() % 3, 'q');
+    if (r == 4321) s = "\xc3\xa9t\xc3\xa9";  // the largest, in one page only
+    if (r == 1234) s = "";                   // the smallest
+    std::string f = fixed[rng() % fixed.size()];
+    b.columns[0]->append_bytes(s);
+    b.columns[1]->append_bytes(s);
+    b.columns[2]->append_bytes(f);
+    if (r == 0 || s < smin) smin = s;
+    if (r == 0 || s > smax) smax = s;
+    if (r == 0 || f < fmin) fmin = f;
+    if (r == 0 || f > fmax) fmax = f;
+  }
+  b.num_rows = rows;
+  ASSERT_EQ(smin, "");
+  ASSERT_EQ(smax, "\xc3\xa9t\xc3\xa9");
+  WriterOptions opt;
+  opt.default_metrics = MetricsMode{MetricsMode::kFull, 0};
+  opt.page_size_bytes = 4096;
+  for (bool dict : {true, false}) {
+    opt.dictionary_enabled = dict;
+    std::string path = (dir.path / fmt::format("b{}.parquet", dict)).string();
+    auto io = make_local_file_io();
+    auto w = ParquetWriter::open(io, path, schema, opt);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE((*w)->write(b).ok());
+    auto m = (*w)->close();
+    ASSERT_TRUE(m.ok()) << m.status().to_string();
+    EXPECT_EQ(m->lower_bounds[1], smin);
+    EXPECT_EQ(m->upper_bounds[1], smax);
+    EXPECT_EQ(m->lower_bounds[2], smin);
+    EXPECT_EQ(m->upper_bounds[2], smax);
+    EXPECT_EQ(m->lower_bounds[3], fmin);
+    EXPECT_EQ(m->upper_bounds[3], fmax);
+    auto batches = read_parquet_file(io, path);
+    ASSERT_TRUE(batches.ok());
+    std::vector<std::string> want, got;
+    canonical_rows(b, &want);
+    for (const auto& x : *batches) canonical_rows(x, &got);
+    EXPECT_EQ(got, want);
+  }
+}
+
+// Dictionaries far larger than the cache (tens of thousands of 4- and 8-byte values) keep
+// their values and order, read by floe and by DuckDB.
+TEST(ParquetWriter, LargeDictionariesRoundTrip) {
+  TempDir dir;
+  Schema schema(0, {field(1, "l", Type::int64(), true), field(2, "d", Type::float64(), false),
+                    field(3, "i", Type::int32(), false)});
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  std::mt19937_64 rng(9);
+  const int64_t rows = 150000;
+  for (int64_t r = 0; r < rows; ++r) {
+    uint64_t x = rng();
+    b.columns[0]->append_fixed<int64_t>(static_cast<int64_t>(x % 40000) * 1000003 - 7);
+    if (r % 13 == 0) {
+      b.columns[1]->append_null();
+    } else {
+      b.columns[1]->append_fixed<double>(static_cast<double>((x >> 20) % 50000) / 8.0 - 100);
+    }
+    b.columns[2]->append_fixed<int32_t>(static_cast<int32_t>((x >> 40) % 60000) - 30000);
+  }
+  b.num_rows = rows;
+  std::string path = (dir.path / "dict.parquet").string();
+  auto io = make_local_file_io();
+  auto w = ParquetWriter::open(io, path, schema, WriterOptions{});
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(b).ok());
+  ASSERT_TRUE((*w)->close().ok());
+
+  auto reader = ParquetReader::open(io, path);
+  ASSERT_TRUE(reader.ok());
+  for (const auto& rg : (*reader)->metadata().row_groups) {
+    for (const auto& c : rg.columns) {
+      EXPECT_TRUE(c.meta_data->dictionary_page_offset.has_value())
+          << c.meta_data->path_in_schema[0];
+    }
+  }
+  std::vector<std::string> want, got;
+  canonical_rows(b, &want);
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok());
+  for (const auto& x : *batches) canonical_rows(x, &got);
+  EXPECT_EQ(got, want);
+  int rc = 0;
+  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
+                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
+                                 &rc);
+  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
+  std::vector<std::string> dl;
+  for (auto& l : lines_of(duck)) {
+    if (l.rfind("##", 0) != 0) dl.push_back(l);
+  }
+  expect_same_rows(want, dl, "duckdb");
+}
+
+// The file appears only when the writer closes; a writer dropped unclosed leaves nothing. Row
+// groups of 1.5 MB: column chunks span the writer's 1 MB blocks, pages straddle them.
+TEST(ParquetWriter, FileAppearsOnClose) {
+  TempDir dir;
+  Schema schema(0, {field(1, "id", Type::int64(), true)});
+  std::vector<ColumnBatch> batches_in;
+  for (int64_t r = 0; r < 600000; ++r) {
+    if (r % 10000 == 0) batches_in.push_back(ColumnBatch::make(schema.fields()));
+    batches_in.back().columns[0]->append_fixed<int64_t>(r * 7919 % 1000003);
+    ++batches_in.back().num_rows;
+  }
+  auto io = make_local_file_io();
+  WriterOptions opt;
+  opt.row_group_size_bytes = 1536 * 1024;  // row groups reach the file before close
+  opt.dictionary_enabled = false;
+  opt.codec = Codec::kUncompressed;
+  std::string dropped = (dir.path / "dropped.parquet").string();
+  {
+    auto w = ParquetWriter::open(io, dropped, schema, opt);
+    ASSERT_TRUE(w.ok());
+    for (const auto& b : batches_in) ASSERT_TRUE((*w)->write(b).ok());
+    EXPECT_GT((*w)->estimated_size(), 4800000);
+  }
+  std::string path = (dir.path / "kept.parquet").string();
+  auto w = ParquetWriter::open(io, path, schema, opt);
+  ASSERT_TRUE(w.ok());
+  for (const auto& b : batches_in) ASSERT_TRUE((*w)->write(b).ok());
+  EXPECT_FALSE(fs::exists(path));
+  auto m = (*w)->close();
+  ASSERT_TRUE(m.ok()) << m.status().to_string();
+  EXPECT_EQ(m->file_size, static_cast<int64_t>(fs::file_size(path)));
+  EXPECT_EQ(m->split_offsets.size(), 3u);
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path)) names.push_back(e.path().filename());
+  EXPECT_EQ(names, std::vector<std::string>{"kept.parquet"});
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok());
+  int64_t n = 0;
+  for (const auto& x : *batches) {
+    for (int64_t i = 0; i < x.num_rows; ++i, ++n) {
+      ASSERT_EQ(x.columns[0]->raw<int64_t>()[i], n * 7919 % 1000003) << n;
+    }
+  }
+  EXPECT_EQ(n, 600000);
+}
+
+// The RLE / bit-packed hybrid the writer uses for levels and dictionary indices decodes to the
+// values encoded: runs shorter and longer than 8, runs that start inside a bit-packed group,
+// every bit width, and the run layout (RLE runs only where 8 or more equal values align).
+TEST(ParquetWriter, RleHybridRoundTrips) {
+  std::mt19937_64 rng(3);
+  for (int bw = 1; bw <= 24; ++bw) {
+    for (int trial = 0; trial < 20; ++trial) {
+      std::vector<uint32_t> v;
+      int64_t n = static_cast<int64_t>(rng() % 3000);
+      uint32_t max = bw >= 32 ? 0xFFFFFFFFu : (1u << bw) - 1;
+      while (static_cast<int64_t>(v.size()) < n) {
+        uint32_t x = static_cast<uint32_t>(rng()) & max;
+        int64_t run = rng() % 4 == 0 ? static_cast<int64_t>(rng() % 40) : 1;
+        for (int64_t k = 0; k < run && static_cast<int64_t>(v.size()) < n; ++k) v.push_back(x);
+      }
+      std::string enc;
+      internal::encode_rle(v.data(), n, bw, &enc);
+      std::vector<uint32_t> back(static_cast<size_t>(n) + 1, 7);
+      internal::RleDecoder d(reinterpret_cast<const uint8_t*>(enc.data()), enc.size(), bw);
+      ASSERT_EQ(d.get(back.data(), n), n) << bw;
+      back.pop_back();
+      ASSERT_EQ(back, v) << "bit width " << bw << ", trial " << trial;
+    }
+  }
+  // 3 distinct values then 20 equal ones: 5 of them complete the bit-packed group of 8, the
+  // other 15 are one RLE run. Bit width 2: header 0x03, 2 bytes of packed values; header 0x1e,
+  // value byte.
+  std::vector<int16_t> levels = {0, 1, 2};
+  levels.insert(levels.end(), 20, int16_t{1});
+  std::string enc;
+  internal::encode_rle(levels.data(), static_cast<int64_t>(levels.size()), 2, &enc);
+  EXPECT_EQ(enc, std::string("\x03\x64\x55\x1e\x01", 5));
+  // All-valid definition levels: one RLE run.
+  std::vector<int16_t> ones(20000, 1);
+  enc.clear();
+  internal::encode_rle(ones.data(), 20000, 1, &enc);
+  EXPECT_EQ(enc, std::string("\xc0\xb8\x02\x01", 4));
+}
+
+// Optional top-level columns whose pages are all valid, all null, or valid until a null half
+// way through a page (batches without nulls between batches with them): the same values come
+// back from floe and DuckDB.
+TEST(ParquetWriter, DefinitionLevelsOfValidRunsAndNulls) {
+  TempDir dir;
+  Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "x", Type::int64(), false),
+                    field(3, "s", Type::string(), false)});
+  // Batch kinds: 0 no nulls, 1 a null every 5th row, 2 all null.
+  std::vector<std::pair<int64_t, int>> plan = {{5000, 0},  {3000, 1}, {7, 0},     {4, 2},
+                                               {25000, 0}, {3, 1},    {20000, 2}, {6000, 0}};
+  auto io = make_local_file_io();
+  WriterOptions opt;
+  opt.page_row_limit = 4096;
+  std::string path = (dir.path / "levels.parquet").string();
+  auto w = ParquetWriter::open(io, path, schema, opt);
+  ASSERT_TRUE(w.ok());
+  std::vector<std::string> want;
+  int64_t id = 0;
+  for (auto [rows, kind] : plan) {
+    ColumnBatch b = ColumnBatch::make(schema.fields());
+    for (int64_t r = 0; r < rows; ++r, ++id) {
+      b.columns[0]->append_fixed<int64_t>(id);
+      bool null = kind == 2 || (kind == 1 && id % 5 == 0);
+      if (null) {
+        b.columns[1]->append_null();
+        b.columns[2]->append_null();
+      } else {
+        b.columns[1]->append_fixed<int64_t>(id * 3 - 1000);
+        b.columns[2]->append_bytes(fmt::format("v{}", id % 97));
+      }
+    }
+    b.num_rows = rows;
+    canonical_rows(b, &want);
+    ASSERT_TRUE((*w)->write(b).ok());
+  }
+  auto m = (*w)->close();
+  ASSERT_TRUE(m.ok()) << m.status().to_string();
+  EXPECT_EQ(m->null_value_counts[2], 20604);
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok());
+  std::vector<std::string> got;
+  for (const auto& x : *batches) canonical_rows(x, &got);
+  expect_same_rows(want, got, "floe");
+  int rc = 0;
+  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
+                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
+                                 &rc);
+  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
+  std::vector<std::string> dl;
+  for (auto& l : lines_of(duck)) {
+    if (l.rfind("##", 0) != 0) dl.push_back(l);
+  }
+  expect_same_rows(want, dl, "duckdb");
 }
 
 }  // namespace
