@@ -283,6 +283,16 @@ BENCHMARK(BM_P1_ManifestList)->Unit(benchmark::kMillisecond);
 void BM_P1_OneDay(benchmark::State& state) {
   run_plan(state, p1(), "ts >= '2023-11-16' AND ts < '2023-11-17'", true);
 }
+// (b) without the metadata.json read: planning alone, from metadata already parsed.
+void BM_P1_OneDayPlanOnly(benchmark::State& state) {
+  run_plan(state, p1(), "ts >= '2023-11-16' AND ts < '2023-11-17'", false);
+}
+BENCHMARK(BM_P1_OneDayPlanOnly)
+    ->Arg(1)
+    ->Arg(2)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 void BM_P1_MinMax(benchmark::State& state) {
   // id bounds grow with the file index: selects about 0.1 % of the files.
   int64_t n = p1().files;

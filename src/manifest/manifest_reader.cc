@@ -319,6 +319,10 @@ Result<ManifestList> parse_manifest_list(std::string bytes, std::string_view pat
   list.codec = reader->codec();
   while (FLOE_TRY(reader->next_block())) {
     Decoder& d = reader->decoder();
+    size_t needed = list.manifests.size() + static_cast<size_t>(reader->block_count());
+    if (needed > list.manifests.capacity()) {
+      list.manifests.reserve(std::max(needed, 2 * list.manifests.capacity()));
+    }
     for (int64_t i = 0; i < reader->block_count() && d.ok(); ++i) {
       decode_list_entry(d, steps, summary_steps, &list.manifests.emplace_back());
     }

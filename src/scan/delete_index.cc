@@ -578,6 +578,15 @@ std::shared_ptr<DeleteFileIndex::List> concat(
   return out;
 }
 
+std::shared_ptr<DeleteFileIndex::List> private_copy(
+    const std::shared_ptr<DeleteFileIndex::List>& list) {
+  if (!list) return nullptr;
+  auto copy = std::make_shared<DeleteFileIndex::List>();
+  copy->files = list->files;
+  copy->ids = list->ids;
+  return copy;
+}
+
 }  // namespace
 
 DeleteFileList DeleteFileIndex::for_data_file(const DataFile& data, int64_t data_seq,
@@ -659,10 +668,14 @@ DeleteFileList DeleteFileIndex::lookup(const DataFile& data, int64_t data_seq, L
   });
 
   // Partition-scoped and global deletes, memoized per (spec, partition, sequence number).
-  std::shared_ptr<List> partitioned;
+  // The cache keeps its own copies of the shared lists: every data file of a partition takes a
+  // reference to one, and reference counts that two threads bump on one cache line cost more
+  // than the whole lookup.
+  static const std::shared_ptr<List> kNoList;
+  const std::shared_ptr<List>* partitioned = &kNoList;
+  LookupCache local;
   if (!positions_by_partition_.empty() || !equality_by_partition_.empty() ||
       !global_equality_.entries.empty()) {
-    LookupCache local;
     if (!cache) cache = &local;
     if (!cache->valid || cache->spec_id != data.spec_id || cache->seq != data_seq ||
         cache->partition != data.partition) {
@@ -682,23 +695,24 @@ DeleteFileList DeleteFileIndex::lookup(const DataFile& data, int64_t data_seq, L
       cache->spec_id = data.spec_id;
       cache->partition = data.partition;
       cache->seq = data_seq;
-      cache->all = concat({&positions, &equality, &global});
-      cache->without_positions = positions ? concat({&equality, &global}) : cache->all;
+      cache->all = private_copy(concat({&positions, &equality, &global}));
+      cache->without_positions =
+          positions ? private_copy(concat({&equality, &global})) : cache->all;
     }
-    partitioned = dv != kNone ? cache->without_positions : cache->all;
+    partitioned = dv != kNone ? &cache->without_positions : &cache->all;
   }
 
   if (dv == kNone && one_scoped == kNone) {
-    if (!partitioned) return {};
-    mark(*partitioned);
+    if (!*partitioned) return {};
+    mark(**partitioned);
     return DeleteFileList(
-        std::shared_ptr<const std::vector<DeleteFilePtr>>(partitioned, &partitioned->files));
+        std::shared_ptr<const std::vector<DeleteFilePtr>>(*partitioned, &(*partitioned)->files));
   }
-  if (dv != kNone && !partitioned) {
+  if (dv != kNone && !*partitioned) {
     mark(dv);
     return DeleteFileList(ptr(dv));
   }
-  if (dv == kNone && scoped.empty() && !partitioned) {
+  if (dv == kNone && scoped.empty() && !*partitioned) {
     mark(one_scoped);
     return DeleteFileList(ptr(one_scoped));
   }
@@ -708,9 +722,9 @@ DeleteFileList DeleteFileIndex::lookup(const DataFile& data, int64_t data_seq, L
     mark(id);
     out.push_back(ptr(id));
   }
-  if (partitioned) {
-    mark(*partitioned);
-    out.insert(out.end(), partitioned->files.begin(), partitioned->files.end());
+  if (*partitioned) {
+    mark(**partitioned);
+    out.insert(out.end(), (*partitioned)->files.begin(), (*partitioned)->files.end());
   }
   return DeleteFileList(std::move(out));
 }
