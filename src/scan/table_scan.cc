@@ -136,7 +136,7 @@ class TaskQueue {
   // Waits until manifest i may start; false once the scan stopped.
   bool begin(size_t i) {
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] { return stopped_ || i < head_ + window_; });
+    wait_producer(lock, [&] { return stopped_ || i < head_ + window_; });
     return !stopped_;
   }
   bool push(size_t i, std::vector<FileScanTask>&& chunk) {
@@ -144,7 +144,7 @@ class TaskQueue {
     peak_update(held_.fetch_add(static_cast<int64_t>(chunk.size())) +
                 static_cast<int64_t>(chunk.size()));
     std::unique_lock lock(mu_);
-    cv_.wait(lock, [&] {
+    wait_producer(lock, [&] {
       return stopped_ || queued_ + static_cast<int64_t>(chunk.size()) <= capacity_ ||
              (i == head_ && slots_[i].queued < static_cast<int64_t>(2 * kChunk));
     });
@@ -153,24 +153,26 @@ class TaskQueue {
     slot.queued += static_cast<int64_t>(chunk.size());
     queued_ += static_cast<int64_t>(chunk.size());
     slot.chunks.push_back(std::move(chunk));
-    cv_.notify_all();
+    if (i == head_) wake_consumer();
     return true;
   }
   void done(size_t i) {
     std::lock_guard lock(mu_);
     slots_[i].done = true;
-    cv_.notify_all();
+    if (i == head_) wake_consumer();
   }
   void fail(Status s) {
     std::lock_guard lock(mu_);
     if (error_.ok()) error_ = std::move(s);
     stopped_ = true;
-    cv_.notify_all();
+    consumer_cv_.notify_all();
+    producer_cv_.notify_all();
   }
   void stop() {
     std::lock_guard lock(mu_);
     stopped_ = true;
-    cv_.notify_all();
+    consumer_cv_.notify_all();
+    producer_cv_.notify_all();
   }
   // The next chunk of the manifest at the head, moving on over finished manifests; false when
   // all `n` manifests are consumed or the scan stopped.
@@ -184,16 +186,18 @@ class TaskQueue {
         slot.chunks.pop_front();
         slot.queued -= static_cast<int64_t>(out->size());
         queued_ -= static_cast<int64_t>(out->size());
-        cv_.notify_all();
+        wake_producers();
         return true;
       }
       if (slot.done) {
         slots_.erase(head_);
         ++head_;
-        cv_.notify_all();
+        wake_producers();
         continue;
       }
-      cv_.wait(lock);
+      ++consumer_waiting_;
+      consumer_cv_.wait(lock);
+      --consumer_waiting_;
     }
   }
   // The consumer handed `n` tasks over.
@@ -210,6 +214,22 @@ class TaskQueue {
     int64_t queued = 0;
     bool done = false;
   };
+  // Waking a thread is a system call, costly next to a manifest of a few entries: wake only
+  // threads that wait, and the consumer only for the manifest it waits on.
+  template <typename Ready>
+  void wait_producer(std::unique_lock<std::mutex>& lock, Ready ready) {
+    while (!ready()) {
+      ++producers_waiting_;
+      producer_cv_.wait(lock);
+      --producers_waiting_;
+    }
+  }
+  void wake_consumer() {
+    if (consumer_waiting_ > 0) consumer_cv_.notify_one();
+  }
+  void wake_producers() {
+    if (producers_waiting_ > 0) producer_cv_.notify_all();
+  }
   void peak_update(int64_t v) {
     int64_t p = peak_.load(std::memory_order_relaxed);
     while (v > p && !peak_.compare_exchange_weak(p, v)) {
@@ -219,7 +239,8 @@ class TaskQueue {
   const int64_t capacity_;
   const size_t window_;
   std::mutex mu_;
-  std::condition_variable cv_;
+  std::condition_variable consumer_cv_, producer_cv_;
+  int consumer_waiting_ = 0, producers_waiting_ = 0;
   std::map<size_t, Slot> slots_;
   size_t head_ = 0;
   int64_t queued_ = 0;
@@ -340,8 +361,10 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
   const int64_t capacity = options_.max_buffered_tasks > 0
                                ? options_.max_buffered_tasks
                                : 4096 * static_cast<int64_t>(pool.size());
+  // The window lets readers run ahead over small manifests without waiting for the consumer;
+  // the capacity still bounds the tasks held.
   TaskQueue queue(std::max<int64_t>(capacity, TaskQueue::kChunk),
-                  static_cast<size_t>(pool.size()) * 2);
+                  std::max<size_t>(static_cast<size_t>(pool.size()) * 2, 32));
 
   auto read_manifest = [&](size_t i) -> Status {
     if (!queue.begin(i)) return make_error(ErrorKind::kCancelled, "planning stopped");
