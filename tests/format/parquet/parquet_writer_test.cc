@@ -220,6 +220,21 @@ void expect_same_rows(const std::vector<std::string>& want, const std::vector<st
   }
 }
 
+// The rows DuckDB reads from `path` (canonical JSON lines) equal `want`.
+void expect_duckdb_rows(const std::string& path, const std::vector<std::string>& want) {
+  int rc = 0;
+  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
+                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
+                                 &rc);
+  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
+  std::vector<std::string> dl;
+  for (auto& l : lines_of(duck)) {
+    if (l.rfind("##", 0) != 0) dl.push_back(l);
+  }
+  ASSERT_EQ(duck.find("##ERROR"), std::string::npos) << duck.substr(0, 2000);
+  expect_same_rows(want, dl, "duckdb");
+}
+
 struct CodecCase {
   Codec codec;
   bool dictionary;
@@ -258,18 +273,7 @@ TEST_P(ParquetWriterRoundTrip, FloeDuckDBAndHyparquetReadWhatWasWritten) {
   for (const auto& b : *batches) canonical_rows(b, &got);
   expect_same_rows(want, got, "floe");
 
-  // DuckDB
-  int rc = 0;
-  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
-                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
-                                 &rc);
-  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
-  std::vector<std::string> dl;
-  for (auto& l : lines_of(duck)) {
-    if (l.rfind("##", 0) != 0) dl.push_back(l);
-  }
-  ASSERT_EQ(duck.find("##ERROR"), std::string::npos) << duck.substr(0, 2000);
-  expect_same_rows(want, dl, "duckdb");
+  expect_duckdb_rows(path, want);
 
   // hyparquet: maps come back as objects, decimals as doubles.
   std::vector<std::string> want_h;
@@ -286,6 +290,7 @@ TEST_P(ParquetWriterRoundTrip, FloeDuckDBAndHyparquetReadWhatWasWritten) {
       }
     }
   }
+  int rc = 0;
   std::string hy = run_command("cd " + shell_quote(oracle_dir()) +
                                    " && node parquet_hyparquet.mjs " + shell_quote(path) + " 2>&1",
                                &rc);
@@ -547,16 +552,7 @@ TEST(ParquetWriter, LargeDictionariesRoundTrip) {
   ASSERT_TRUE(batches.ok());
   for (const auto& x : *batches) canonical_rows(x, &got);
   EXPECT_EQ(got, want);
-  int rc = 0;
-  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
-                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
-                                 &rc);
-  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
-  std::vector<std::string> dl;
-  for (auto& l : lines_of(duck)) {
-    if (l.rfind("##", 0) != 0) dl.push_back(l);
-  }
-  expect_same_rows(want, dl, "duckdb");
+  expect_duckdb_rows(path, want);
 }
 
 // The file appears only when the writer closes; a writer dropped unclosed leaves nothing. Row
@@ -687,16 +683,7 @@ TEST(ParquetWriter, DefinitionLevelsOfValidRunsAndNulls) {
   std::vector<std::string> got;
   for (const auto& x : *batches) canonical_rows(x, &got);
   expect_same_rows(want, got, "floe");
-  int rc = 0;
-  std::string duck = run_command("cd " + shell_quote(oracle_dir()) +
-                                     " && node parquet_duckdb.mjs " + shell_quote(path) + " 2>&1",
-                                 &rc);
-  ASSERT_EQ(rc, 0) << duck.substr(0, 2000);
-  std::vector<std::string> dl;
-  for (auto& l : lines_of(duck)) {
-    if (l.rfind("##", 0) != 0) dl.push_back(l);
-  }
-  expect_same_rows(want, dl, "duckdb");
+  expect_duckdb_rows(path, want);
 }
 
 }  // namespace
