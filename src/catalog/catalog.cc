@@ -96,4 +96,10 @@ Result<CatalogPtr> open_catalog(std::string_view uri, CatalogOptions options) {
   return Status(ErrorKind::kNotSupported, fmt::format("unsupported catalog URI '{}'", uri));
 }
 
+Status commit_conflict(const TableIdentifier& id, std::string_view base, std::string_view current) {
+  return make_error(ErrorKind::kCommitConflict,
+                    "commit to '{}' failed: the table changed since '{}' was read (now at '{}')",
+                    id.to_string(), base, current);
+}
+
 }  // namespace floe

@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "catalog/sql_connection_internal.h"
 #include "floe/catalog/catalog.h"
@@ -13,6 +14,10 @@ namespace floe {
 // missing. `uri` is what uri() reports.
 Result<CatalogPtr> make_sql_catalog(std::unique_ptr<SqlConnection> connection, std::string uri,
                                     CatalogOptions options);
+
+// The error of a compare-and-swap that lost: the table's metadata moved from `base` (what the
+// commit was built on) to `current`.
+Status commit_conflict(const TableIdentifier& id, std::string_view base, std::string_view current);
 
 // The filesystem (Hadoop) catalog rooted at the local directory `dir` (the warehouse).
 Result<CatalogPtr> make_hadoop_catalog(std::string dir, std::string uri, CatalogOptions options);

@@ -157,12 +157,13 @@ class HadoopCatalog final : public Catalog {
         slash == std::string_view::npos ? base_location : base_location.substr(slash + 1);
     auto base_version = metadata_file_version(base_name);
     if (!base_name.starts_with('v') || base_version != *current) {
-      return conflict(id, base_location, version_file(id, *current));
+      return commit_conflict(id, base_location, version_file(id, *current));
     }
     std::string location = version_file(id, *current + 1);
     Status written = write_table_metadata(*io_, location, metadata, WriteMode::kCreateNew);
     // Someone else created this version first: that file is theirs, keep it.
-    if (written.kind() == ErrorKind::kAlreadyExists) return conflict(id, base_location, location);
+    if (written.kind() == ErrorKind::kAlreadyExists)
+      return commit_conflict(id, base_location, location);
     FLOE_TRY(written);
     (void)write_version_hint(*io_, metadata_dir(id), *current + 1);
     return location;
@@ -251,13 +252,6 @@ class HadoopCatalog final : public Catalog {
     }
     while (FLOE_TRY(io_->exists(version_file(id, *version + 1)))) ++*version;
     return version;
-  }
-
-  static Status conflict(const TableIdentifier& id, std::string_view base,
-                         std::string_view current) {
-    return make_error(ErrorKind::kCommitConflict,
-                      "commit to '{}' failed: the table changed since '{}' was read (now at '{}')",
-                      id.to_string(), base, current);
   }
 
   std::string dir_;

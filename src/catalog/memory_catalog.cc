@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "catalog/catalog_internal.h"
 #include "floe/catalog/catalog.h"
 #include "floe/spec/metadata_file.h"
 
@@ -135,10 +136,7 @@ class MemoryCatalog final : public Catalog {
     if (it == tables_.end() || it->second != base_location) {
       (void)io_->delete_file(location);
       if (it == tables_.end()) return missing_table(id);
-      return Status(ErrorKind::kCommitConflict,
-                    fmt::format("commit to '{}' failed: the table changed since '{}' was read "
-                                "(now at '{}')",
-                                id.to_string(), base_location, it->second));
+      return commit_conflict(id, base_location, it->second);
     }
     it->second = location;
     return location;

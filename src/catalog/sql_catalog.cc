@@ -237,7 +237,7 @@ class SqlCatalog final : public Catalog {
       std::lock_guard lock(mu_);
       auto current = FLOE_TRY(pointer(id));
       if (!current) return missing_table(id);
-      if (*current != base_location) return conflict(id, base_location, *current);
+      if (*current != base_location) return commit_conflict(id, base_location, *current);
     }
     std::string location = next_metadata_location(metadata, base_location);
     FLOE_TRY(write_table_metadata(*io_, location, metadata));
@@ -262,8 +262,8 @@ class SqlCatalog final : public Catalog {
     if (*updated != 1) {
       (void)io_->delete_file(location);
       auto current = pointer(id);
-      return conflict(id, base_location,
-                      current.ok() && *current ? **current : std::string("<dropped>"));
+      return commit_conflict(id, base_location,
+                             current.ok() && *current ? **current : std::string("<dropped>"));
     }
     return location;
   }
@@ -295,7 +295,7 @@ class SqlCatalog final : public Catalog {
         auto location = FLOE_TRY(pointer(id));
         if (!location) return missing_table(id);
         if (loaded && *location != loaded->location) {
-          return conflict(id, loaded->location, *location);
+          return commit_conflict(id, loaded->location, *location);
         }
         FLOE_TRY(
             db_->execute("DELETE FROM iceberg_tables "
@@ -436,13 +436,6 @@ class SqlCatalog final : public Catalog {
     while (location.size() > 1 && location.back() == '/') location.pop_back();
     for (const auto& level : ns) location = join_path(location, level);
     return location;
-  }
-
-  static Status conflict(const TableIdentifier& id, std::string_view base,
-                         std::string_view current) {
-    return make_error(ErrorKind::kCommitConflict,
-                      "commit to '{}' failed: the table changed since '{}' was read (now at '{}')",
-                      id.to_string(), base, current);
   }
 
   std::mutex mu_;
