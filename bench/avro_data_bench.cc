@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 
+#include "bench_support.h"
 #include "floe/format/avro/data_reader.h"
 #include "floe/write/avro_data_writer.h"
 
@@ -13,27 +14,7 @@ namespace {
 
 using namespace floe;
 
-NestedField avro_field(int32_t id, const char* name, TypePtr type, bool required) {
-  NestedField f;
-  f.id = id;
-  f.name = name;
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
-
-std::vector<NestedField> avro_bench_fields() {
-  return {avro_field(1, "id", Type::int64(), true),
-          avro_field(2, "qty", Type::int32(), false),
-          avro_field(3, "amount", Type::int64(), false),
-          avro_field(4, "price", Type::float64(), false),
-          avro_field(5, "score", Type::float64(), false),
-          avro_field(6, "event_ts", Type::timestamptz(), false),
-          avro_field(7, "local_ts", Type::timestamp(), false),
-          avro_field(8, "country", Type::string(), false),
-          avro_field(9, "user", Type::string(), false),
-          avro_field(10, "flag", Type::boolean(), false)};
-}
+std::vector<NestedField> avro_bench_fields() { return bench::ten_column_fields(); }
 
 struct AvroBenchFile {
   FileIOPtr io = make_memory_file_io();

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "bench_support.h"
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
 
@@ -37,23 +38,8 @@ int bench_threads() {  // DuckDB's threads and floe's
   return env ? std::max(1, std::atoi(env)) : 1;
 }
 
-NestedField field(int32_t id, const char* name, TypePtr type, bool required) {
-  NestedField f;
-  f.id = id;
-  f.name = name;
-  f.type = std::move(type);
-  f.required = required;
-  return f;
-}
-
 const Schema& bench_schema() {
-  static const Schema schema(
-      0,
-      {field(1, "id", Type::int64(), true), field(2, "qty", Type::int32(), false),
-       field(3, "amount", Type::int64(), false), field(4, "price", Type::float64(), false),
-       field(5, "score", Type::float64(), false), field(6, "event_ts", Type::timestamptz(), false),
-       field(7, "local_ts", Type::timestamp(), false), field(8, "country", Type::string(), false),
-       field(9, "user", Type::string(), false), field(10, "flag", Type::boolean(), false)});
+  static const Schema schema(0, bench::ten_column_fields());
   return schema;
 }
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 
+#include "bench_support.h"
 #include "floe/expr/parser.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
@@ -26,9 +27,7 @@ double scale() {
   return s ? std::atof(s) : 0.05;
 }
 
-NestedField field(int32_t id, std::string name, TypePtr type) {
-  return NestedField{id, std::move(name), std::move(type), false, "", std::nullopt, std::nullopt};
-}
+using bench::field;
 
 struct GeneratedTable {
   FileIOPtr io;
@@ -149,18 +148,7 @@ void add_history(GeneratedTable* g, int snapshots) {
       s->manifest_list = m->location + "/metadata/snap-" + std::to_string(s->snapshot_id) +
                          "-1-6f1a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8.avro";
     }
-    s->summary = {{"operation", "append"},
-                  {"spark.app.id", "local-1700000000000"},
-                  {"added-data-files", "500"},
-                  {"added-records", "5000000"},
-                  {"added-files-size", "2097152000"},
-                  {"changed-partition-count", "1"},
-                  {"total-records", std::to_string(5000000LL * (i + 1))},
-                  {"total-files-size", std::to_string(2097152000LL * (i + 1))},
-                  {"total-data-files", std::to_string(500 * (i + 1))},
-                  {"total-delete-files", "0"},
-                  {"total-position-deletes", "0"},
-                  {"total-equality-deletes", "0"}};
+    s->summary = bench::java_append_summary(i + 1, 500, 5000000, 2097152000);
     s->schema_id = 0;
     history.push_back(s);
     m->snapshot_log.push_back({s->timestamp_ms, s->snapshot_id});

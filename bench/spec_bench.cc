@@ -4,6 +4,7 @@
 
 #include <random>
 
+#include "bench_support.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/transform.h"
 
@@ -36,19 +37,7 @@ TableMetadata synthetic_metadata(int snapshots) {
     s->timestamp_ms = 1700000000000 + i * 60000;
     s->manifest_list = m.location + "/metadata/snap-" + std::to_string(s->snapshot_id) +
                        "-1-6f1a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8.avro";
-    // Java's append summary: 12 keys.
-    s->summary = {{"operation", "append"},
-                  {"spark.app.id", "local-1700000000000"},
-                  {"added-data-files", "3"},
-                  {"added-records", "30000"},
-                  {"added-files-size", "4534534"},
-                  {"changed-partition-count", "1"},
-                  {"total-records", std::to_string(30000 * (i + 1))},
-                  {"total-files-size", std::to_string(4534534LL * (i + 1))},
-                  {"total-data-files", std::to_string(3 * (i + 1))},
-                  {"total-delete-files", "0"},
-                  {"total-position-deletes", "0"},
-                  {"total-equality-deletes", "0"}};
+    s->summary = bench::java_append_summary(i + 1, 3, 30000, 4534534);
     s->schema_id = 0;
     parent = s->snapshot_id;
     m.snapshot_log.push_back({s->timestamp_ms, s->snapshot_id});
