@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <string>
 
+#include "floe/spec/table_metadata.h"
 #include "floe/spec/type.h"
 
 namespace floe::test_support {
@@ -64,6 +65,19 @@ inline std::string shell_quote(const std::string& s) {
     }
   }
   return out + "'";
+}
+
+// Makes `m` a table whose current snapshot `id` (sequence number `id`) is an append with the
+// manifest list at `manifest_list` (tests that write their manifests by hand).
+inline void set_current_snapshot(TableMetadata* m, int64_t id, std::string manifest_list) {
+  auto snap = std::make_shared<Snapshot>();
+  snap->snapshot_id = id;
+  snap->sequence_number = id;
+  snap->manifest_list = std::move(manifest_list);
+  snap->summary = {{"operation", "append"}};
+  m->snapshots = {snap};
+  m->current_snapshot_id = id;
+  m->last_sequence_number = id;
 }
 
 }  // namespace floe::test_support

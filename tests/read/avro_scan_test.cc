@@ -149,14 +149,7 @@ class AvroScanTest : public ::testing::Test {
     table->last_partition_id = 1000;
     table->sort_orders = {std::make_shared<const SortOrder>()};
     table->properties = {{"write.format.default", "avro"}};
-    auto snap = std::make_shared<Snapshot>();
-    snap->snapshot_id = 2;
-    snap->sequence_number = 2;
-    snap->manifest_list = "mem://t/metadata/snap-2.avro";
-    snap->summary = {{"operation", "append"}};
-    table->snapshots = {snap};
-    table->current_snapshot_id = 2;
-    table->last_sequence_number = 2;
+    test_support::set_current_snapshot(table.get(), 2, "mem://t/metadata/snap-2.avro");
     table_ = std::move(table);
   }
 

@@ -9,6 +9,7 @@
 #include "floe/expr/projection.h"
 #include "floe/manifest/manifest_writer.h"
 #include "floe/scan/table_scan.h"
+#include "test_support.h"
 
 namespace floe {
 namespace {
@@ -127,14 +128,7 @@ TEST(PlanningPropertyTest, PlannedFilesContainEveryMatchingRow) {
     table->specs = {spec};
     table->last_partition_id = 1001;
     table->sort_orders = {std::make_shared<const SortOrder>()};
-    auto snap = std::make_shared<Snapshot>();
-    snap->snapshot_id = 1;
-    snap->sequence_number = 1;
-    snap->manifest_list = "mem://t/metadata/snap-1.avro";
-    snap->summary = {{"operation", "append"}};
-    table->snapshots = {snap};
-    table->current_snapshot_id = 1;
-    table->last_sequence_number = 1;
+    test_support::set_current_snapshot(table.get(), 1, "mem://t/metadata/snap-1.avro");
 
     for (int q = 0; q < 40; ++q) {
       // A random filter of 1-3 predicates.

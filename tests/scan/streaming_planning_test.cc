@@ -10,13 +10,12 @@
 
 #include "floe/manifest/manifest_writer.h"
 #include "floe/scan/table_scan.h"
+#include "test_support.h"
 
 namespace floe {
 namespace {
 
-NestedField field(int32_t id, std::string name, TypePtr type) {
-  return NestedField{id, std::move(name), std::move(type), false, "", std::nullopt, std::nullopt};
-}
+using test_support::field;
 
 constexpr int kManifests = 300;
 constexpr int kPerManifest = 1000;
@@ -131,14 +130,7 @@ const BigTable& big_table() {
     table->specs = {spec};
     table->last_partition_id = 1000;
     table->sort_orders = {std::make_shared<const SortOrder>()};
-    auto snap = std::make_shared<Snapshot>();
-    snap->snapshot_id = 2;
-    snap->sequence_number = 2;
-    snap->manifest_list = "mem://t/metadata/snap-2.avro";
-    snap->summary = {{"operation", "append"}};
-    table->snapshots = {snap};
-    table->current_snapshot_id = 2;
-    table->last_sequence_number = 2;
+    test_support::set_current_snapshot(table.get(), 2, "mem://t/metadata/snap-2.avro");
     b.metadata = std::move(table);
     return b;
   }();
