@@ -1,9 +1,10 @@
-// Parquet read and write throughput (performance.md workloads Q1-Q3, anchors H11/H12): a
-// 10-column table (ids, ints, doubles, timestamps, low- and high-cardinality strings, a flag)
-// written zstd by floe, then read back; BM_ParquetVsDuckDB also times DuckDB (1 thread) on the
-// same file in the same run and reports the ratios. Rows: FLOE_BENCH_ROWS (default 1M; the
-// issue's workload is 10M). Codec: FLOE_BENCH_CODEC (zstd, snappy, uncompressed; default zstd,
-// level 3 on both sides). Threads: FLOE_BENCH_THREADS (default 1), given to DuckDB and to floe.
+// Parquet read and write throughput (performance.md workloads Q1 and Q2, anchors H11/H12): a
+// 10-column table (ids, ints, doubles, timestamps, low- and high-cardinality strings, a flag).
+// BM_ParquetWrite / BM_ParquetRead time floe alone; BM_ParquetVsDuckDB times floe and DuckDB on
+// the same files in the same run, for every codec and 1 or 2 threads, and prints the Q1 matrix
+// (bench/parquet_vs_duckdb.sh runs it). Rows: FLOE_BENCH_ROWS (default 1M; the workload is 10M).
+// Codec of the floe-only benchmarks: FLOE_BENCH_CODEC (zstd, snappy, uncompressed; default zstd,
+// level 3), threads: FLOE_BENCH_THREADS (default 1).
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
@@ -108,10 +109,11 @@ Result<parquet::DataFileMetrics> write_file(const std::string& path) {
   return w->close();
 }
 
-Result<int64_t> read_file(const std::string& path) {
+Result<int64_t> read_file(const std::string& path, const std::vector<int32_t>& ids = {}) {
   parquet::ReaderOptions options;
   options.threads = bench_threads();
   auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path, options));
+  if (!ids.empty()) FLOE_TRY(r->select(ids));
   int64_t rows = 0;
   while (true) {
     auto b = FLOE_TRY(r->next_batch());
@@ -181,19 +183,48 @@ Timing best_times(int runs, F&& f) {
   return best;
 }
 
-// floe vs DuckDB on the same file in the same run, both with FLOE_BENCH_THREADS threads. Targets:
-// read >= 1x, write >= 2x. Ratios of wall time (read_ratio, write_ratio) and of process CPU time
-// (*_cpu: steadier on a shared machine; with threads it sums them).
+// Q1's projections: every column, the 8 numeric ones (all but the two strings), two columns.
+struct Projection {
+  const char* name;
+  std::vector<int32_t> ids;  // empty: every column
+};
+const std::vector<Projection>& projections() {
+  static const std::vector<Projection> p = {
+      {"all", {}}, {"numeric8", {1, 2, 3, 4, 5, 6, 7, 10}}, {"two", {1, 4}}};
+  return p;
+}
+
+std::string projections_json() {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& p : projections()) {
+    nlohmann::json names = nlohmann::json::array();
+    for (int32_t id : p.ids) names.push_back(bench_schema().find_field(id)->name);
+    j[p.name] = names;
+  }
+  return j.dump();
+}
+
+const char* kCodecs[] = {"zstd", "snappy", "uncompressed"};
+
+// floe vs DuckDB on the same files in the same run, both with the same threads (the second
+// argument); the first picks the codec. Q1: every projection of the file floe wrote and of the
+// file DuckDB wrote (its default 122,880-row row groups); Q2: the write of the whole table. Ratios
+// are DuckDB's time / floe's (> 1: floe faster), of wall time and of process CPU time (steadier
+// on a shared machine; with threads it sums them). Prints the cells as a table; the counters hold
+// the write ratio and the worst read ratio. Targets: read >= 1x on every cell, write >= 2x.
 void BM_ParquetVsDuckDB(benchmark::State& state) {
-  const std::string& path = bench_file();
+  const std::string codec = kCodecs[state.range(0)];
+  const int threads = static_cast<int>(state.range(1));
+  ::setenv("FLOE_BENCH_CODEC", codec.c_str(), 1);
+  ::setenv("FLOE_BENCH_THREADS", std::to_string(threads).c_str(), 1);
+  bench_batches();
   std::string oracle = fs::path(FLOE_SOURCE_DIR) / "tests" / "oracle";
   for (auto _ : state) {
-    Timing floe_read = best_times(3, [&] { (void)read_file(path); });
-    std::string out = (bench_dir() / "again.parquet").string();
-    Timing floe_write = best_times(2, [&] { (void)write_file(out); });
+    std::string path = (bench_dir() / ("floe-" + codec + ".parquet")).string();
+    Timing floe_write = best_times(2, [&] { (void)write_file(path); });
     std::string cmd = "cd '" + oracle + "' && node parquet_bench_duckdb.mjs '" + path + "' '" +
-                      bench_dir().string() + "' " + bench_codec() + " " +
-                      std::to_string(bench_threads());
+                      bench_dir().string() + "' " + codec + " " + std::to_string(threads) + " '" +
+                      projections_json() + "'";
     FILE* pipe = popen(cmd.c_str(), "r");
     std::string text;
     char buf[4096];
@@ -201,27 +232,49 @@ void BM_ParquetVsDuckDB(benchmark::State& state) {
     while (pipe && (n = fread(buf, 1, sizeof(buf), pipe)) > 0) text.append(buf, n);
     if (pipe) pclose(pipe);
     auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.contains("read_s")) {
+    if (j.is_discarded() || !j.contains("reads")) {
       state.SkipWithError(("DuckDB timing failed: " + text).c_str());
       return;
     }
     double rows = static_cast<double>(bench_rows());
-    double duck_read = j["read_s"], duck_write = j["write_s"];
-    double duck_read_cpu = j["read_cpu_s"], duck_write_cpu = j["write_cpu_s"];
-    state.counters["threads"] = bench_threads();
-    state.counters["floe_read_Mrows_s"] = rows / floe_read.wall / 1e6;
-    state.counters["duckdb_read_Mrows_s"] = rows / duck_read / 1e6;
-    state.counters["read_ratio"] = duck_read / floe_read.wall;
-    state.counters["read_ratio_cpu"] = duck_read_cpu / floe_read.cpu;
-    state.counters["floe_write_Mrows_s"] = rows / floe_write.wall / 1e6;
-    state.counters["duckdb_write_Mrows_s"] = rows / duck_write / 1e6;
+    double duck_write = j["write_s"], duck_write_cpu = j["write_cpu_s"];
+    std::string duck_file = j["duckdb_file"];
+    std::printf(
+        "\n%s, %d thread(s), %.0f rows: write floe %.2f / DuckDB %.2f Mrows/s = %.2fx "
+        "(CPU %.2fx)\n",
+        codec.c_str(), threads, rows, rows / floe_write.wall / 1e6, rows / duck_write / 1e6,
+        duck_write / floe_write.wall, duck_write_cpu / floe_write.cpu);
+    std::printf("| file | projection | floe Mrows/s | DuckDB Mrows/s | ratio | CPU ratio |\n");
+    std::printf("|---|---|---|---|---|---|\n");
+    double worst = 1e30, worst_cpu = 1e30;
+    for (const auto& [file_name, file] :
+         {std::pair<std::string, std::string>{"floe", path}, {"duckdb", duck_file}}) {
+      for (const auto& p : projections()) {
+        Timing t = best_times(3, [&] { (void)read_file(file, p.ids); });
+        const auto& d = j["reads"][file_name + "/" + p.name];
+        double ds = d["s"], dc = d["cpu_s"];
+        worst = std::min(worst, ds / t.wall);
+        worst_cpu = std::min(worst_cpu, dc / t.cpu);
+        std::printf("| %s | %s | %.1f | %.1f | %.2f | %.2f |\n", file_name.c_str(), p.name,
+                    rows / t.wall / 1e6, rows / ds / 1e6, ds / t.wall, dc / t.cpu);
+      }
+    }
+    std::fflush(stdout);
+    state.counters["threads"] = threads;
     state.counters["write_ratio"] = duck_write / floe_write.wall;
     state.counters["write_ratio_cpu"] = duck_write_cpu / floe_write.cpu;
+    state.counters["floe_write_Mrows_s"] = rows / floe_write.wall / 1e6;
+    state.counters["worst_read_ratio"] = worst;
+    state.counters["worst_read_ratio_cpu"] = worst_cpu;
     state.counters["floe_file_MB"] = static_cast<double>(fs::file_size(path)) / 1e6;
-    state.counters["duckdb_file_MB"] =
-        static_cast<double>(fs::file_size(bench_dir() / "duckdb_out.parquet")) / 1e6;
+    state.counters["duckdb_file_MB"] = static_cast<double>(fs::file_size(duck_file)) / 1e6;
   }
 }
-BENCHMARK(BM_ParquetVsDuckDB)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+BENCHMARK(BM_ParquetVsDuckDB)
+    ->ArgNames({"codec", "threads"})
+    ->ArgsProduct({{0, 1, 2}, {1, 2}})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 }  // namespace

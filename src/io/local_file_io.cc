@@ -256,6 +256,13 @@ class LocalFileIO final : public FileIO {
   }
 
   Result<std::string> read_range(std::string_view uri, int64_t offset, int64_t length) override {
+    std::string out;
+    FLOE_TRY(read_range_into(uri, offset, length, &out));
+    return out;
+  }
+
+  Status read_range_into(std::string_view uri, int64_t offset, int64_t length,
+                         std::string* out) override {
     counters_.read_requests++;
     std::string path = local_path_of(uri);
     if (offset < 0 || length < 0) {
@@ -273,10 +280,10 @@ class LocalFileIO final : public FileIO {
           "read_range {}: offset {} length {} passes the end of the file (file size {})", path,
           offset, length, size);
     }
-    std::string out(static_cast<size_t>(length), '\0');
+    out->resize(static_cast<size_t>(length));
     size_t pos = 0;
-    while (pos < out.size()) {
-      ssize_t n = ::pread(fd.get(), out.data() + pos, out.size() - pos,
+    while (pos < out->size()) {
+      ssize_t n = ::pread(fd.get(), out->data() + pos, out->size() - pos,
                           static_cast<off_t>(offset + static_cast<int64_t>(pos)));
       if (n < 0) {
         if (errno == EINTR) continue;
@@ -289,7 +296,7 @@ class LocalFileIO final : public FileIO {
       pos += static_cast<size_t>(n);
     }
     counters_.bytes_read += length;
-    return out;
+    return Status::OK();
   }
 
   Result<int64_t> file_size(std::string_view uri) override {

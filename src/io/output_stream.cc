@@ -1,6 +1,6 @@
-// FileIO::open_output's default: the parts are collected in memory and handed to write_file on
+// FileIO's defaults. open_output: the parts are collected in memory and handed to write_file on
 // close(), so every FileIO (memory, wrappers, test doubles) supports streams with its own
-// write_file semantics.
+// write_file semantics. read_range_into: read_range.
 #include "floe/io/file_io.h"
 
 namespace floe {
@@ -40,6 +40,12 @@ class CollectingOutputStream final : public OutputStream {
 Result<std::unique_ptr<OutputStream>> FileIO::open_output(std::string_view path, WriteMode mode) {
   return std::unique_ptr<OutputStream>(
       std::make_unique<CollectingOutputStream>(this, std::string(path), mode));
+}
+
+Status FileIO::read_range_into(std::string_view path, int64_t offset, int64_t length,
+                               std::string* out) {
+  *out = FLOE_TRY(read_range(path, offset, length));
+  return Status::OK();
 }
 
 }  // namespace floe

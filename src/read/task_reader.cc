@@ -409,6 +409,7 @@ Status ScanReader::read_avro(const FileScanTask& task, TaskState& state, const B
   while (true) {
     auto raw = FLOE_TRY(reader->next_batch());
     if (!raw) break;
+    stats_.row_groups_read++;
     FLOE_TRY(process_batch(state, *raw, reader->batch_first_row(), sink));
   }
   return Status::OK();
@@ -448,14 +449,13 @@ Status ScanReader::read_parquet(const FileScanTask& task, TaskState& state, cons
   }
   state.positions = FLOE_TRY(positions_for(task));
 
-  std::vector<int64_t> first_rows(reader->metadata().row_groups.size() + 1, 0);
-  for (size_t i = 0; i < reader->metadata().row_groups.size(); ++i) {
-    first_rows[i + 1] = first_rows[i] + reader->metadata().row_groups[i].num_rows;
-  }
-  std::vector<int> selected = FLOE_TRY(reader->selected_row_groups());
-  for (int rg : selected) {
-    ColumnBatch raw = FLOE_TRY(reader->read_row_group(rg));
-    FLOE_TRY(process_batch(state, raw, first_rows[static_cast<size_t>(rg)], sink));
+  int last_group = -1;
+  while (true) {
+    auto raw = FLOE_TRY(reader->next_batch());
+    if (!raw) break;
+    if (reader->batch_row_group() != last_group) stats_.row_groups_read++;
+    last_group = reader->batch_row_group();
+    FLOE_TRY(process_batch(state, *raw, reader->batch_first_row(), sink));
   }
   return Status::OK();
 }
@@ -463,7 +463,6 @@ Status ScanReader::read_parquet(const FileScanTask& task, TaskState& state, cons
 Status ScanReader::process_batch(TaskState& state, const ColumnBatch& raw, int64_t first_row,
                                  const BatchSink& sink) {
   const DataFile& file = *state.file;
-  stats_.row_groups_read++;
   const int64_t n = raw.num_rows;
   stats_.rows_read += n;
   // Project to the table schema by field id.

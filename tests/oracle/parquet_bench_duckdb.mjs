@@ -1,12 +1,18 @@
-// Times DuckDB (1 thread) reading and writing the same Parquet file floe's benchmark uses.
-// Usage: node parquet_bench_duckdb.mjs FILE OUT_DIR [CODEC] [THREADS]
-//   -> {"rows":..,"read_s":..,"write_s":..,"read_cpu_s":..,"write_cpu_s":..}
-// Wall and process CPU time (user + system, every thread), each the best of the runs.
-// read: every column is decoded (an aggregate per column); write: COPY of the table (already
-// in DuckDB's memory) to a Parquet file with CODEC (default zstd, at level 3 like floe's).
+// DuckDB's side of floe's Parquet benchmark (performance.md Q1/Q2, anchors H11/H12).
+// Usage: node parquet_bench_duckdb.mjs FLOE_FILE OUT_DIR CODEC THREADS PROJECTIONS
+//   PROJECTIONS: JSON {"name": ["col", ...], ...}; an empty list means every column.
+// 1. Loads FLOE_FILE into a table and writes it with COPY (CODEC; zstd at level 3, as floe;
+//    field ids 1..N in column order, 122,880-row row groups: DuckDB's default) to
+//    OUT_DIR/duckdb_out.parquet, timing the COPY (best of 2).
+// 2. Times reading both files (floe's and DuckDB's) with every projection: an aggregate over
+//    each projected column, so DuckDB decodes them all (best of 3).
+// Prints {"rows":..,"write_s":..,"write_cpu_s":..,"reads":{"floe/all":{"s":..,"cpu_s":..},..}}.
+// Wall and process CPU time (user + system, every thread).
 import {DuckDBInstance} from '@duckdb/node-api';
 
-const [file, outDir, codec = 'zstd', threads = '1'] = process.argv.slice(2);
+const [floeFile, outDir, codec = 'zstd', threads = '1', projectionsJson = '{"all":[]}'] =
+    process.argv.slice(2);
+const projections = JSON.parse(projectionsJson);
 const instance = await DuckDBInstance.create(':memory:', {
   autoinstall_known_extensions: 'false',
   autoload_known_extensions: 'false',
@@ -14,35 +20,44 @@ const instance = await DuckDBInstance.create(':memory:', {
 });
 const c = await instance.connect();
 const q = (s) => '\'' + s.replaceAll('\'', '\'\'') + '\'';
-const cols = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${q(file)})`))
-                 .getRowObjects()
-                 .map((r) => r.column_name);
-const aggs = cols.map((n) => `max("${n}")`).join(', ');
 const cpu = (c0) => {
   const d = process.cpuUsage(c0);
   return (d.user + d.system) / 1e6;
 };
-let best = Infinity, bestCpu = Infinity;
-for (let i = 0; i < 3; ++i) {
-  const t0 = process.hrtime.bigint();
-  const c0 = process.cpuUsage();
-  await c.runAndReadAll(`SELECT count(*), ${aggs} FROM read_parquet(${q(file)})`);
-  bestCpu = Math.min(bestCpu, cpu(c0));
-  best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e9);
+async function best(runs, f) {
+  let s = Infinity, cpuS = Infinity;
+  for (let i = 0; i < runs; ++i) {
+    const t0 = process.hrtime.bigint();
+    const c0 = process.cpuUsage();
+    await f();
+    cpuS = Math.min(cpuS, cpu(c0));
+    s = Math.min(s, Number(process.hrtime.bigint() - t0) / 1e9);
+  }
+  return {s, cpu_s: cpuS};
 }
+
+const cols = (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${q(floeFile)})`))
+                 .getRowObjects()
+                 .map((r) => r.column_name);
 const rows =
-    Number((await c.runAndReadAll(`SELECT count(*)::BIGINT n FROM read_parquet(${q(file)})`))
+    Number((await c.runAndReadAll(`SELECT count(*)::BIGINT n FROM read_parquet(${q(floeFile)})`))
                .getRowObjects()[0]
                .n);
-await c.run(`CREATE TABLE t AS SELECT * FROM read_parquet(${q(file)})`);
-let bestWrite = Infinity, bestWriteCpu = Infinity;
-for (let i = 0; i < 2; ++i) {
-  const t0 = process.hrtime.bigint();
-  const c0 = process.cpuUsage();
-  await c.run(`COPY t TO ${q(outDir + '/duckdb_out.parquet')} (FORMAT parquet, COMPRESSION ${codec}${
-      codec === 'zstd' ? ', COMPRESSION_LEVEL 3' : ''})`);
-  bestWriteCpu = Math.min(bestWriteCpu, cpu(c0));
-  bestWrite = Math.min(bestWrite, Number(process.hrtime.bigint() - t0) / 1e9);
+await c.run(`CREATE TABLE t AS SELECT * FROM read_parquet(${q(floeFile)})`);
+const duckFile = outDir + '/duckdb_out.parquet';
+const fieldIds = '{' + cols.map((n, i) => `"${n}": ${i + 1}`).join(', ') + '}';
+const level = codec === 'zstd' ? ', COMPRESSION_LEVEL 3' : '';
+const write = await best(2, () => c.run(`COPY t TO ${q(duckFile)} (FORMAT parquet, COMPRESSION ${
+                                    codec}${level}, FIELD_IDS ${fieldIds})`));
+await c.run('DROP TABLE t');
+
+const reads = {};
+for (const [fileName, file] of [['floe', floeFile], ['duckdb', duckFile]]) {
+  for (const [name, list] of Object.entries(projections)) {
+    const use = list.length ? list : cols;
+    const aggs = use.map((n) => `max("${n}")`).join(', ');
+    reads[`${fileName}/${name}`] =
+        await best(3, () => c.runAndReadAll(`SELECT count(*), ${aggs} FROM read_parquet(${q(file)})`));
+  }
 }
-console.log(JSON.stringify(
-    {rows, read_s: best, write_s: bestWrite, read_cpu_s: bestCpu, write_cpu_s: bestWriteCpu}));
+console.log(JSON.stringify({rows, write_s: write.s, write_cpu_s: write.cpu_s, duckdb_file: duckFile, reads}));

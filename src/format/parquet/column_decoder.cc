@@ -449,31 +449,205 @@ Status ColumnDecoder::decode_values(Encoding enc, const uint8_t* p, size_t n, in
   return Status::OK();
 }
 
+Status ColumnDecoder::start(const LeafSpec& spec, const ColumnMetaData& meta,
+                            std::string_view chunk) {
+  spec_ = &spec;
+  meta_ = &meta;
+  chunk_ = chunk;
+  pos_ = 0;
+  seen_ = 0;
+  has_dict_ = false;
+  if (!scratch_ || scratch_->type_id() != carrier_type(spec.physical, spec.type_length)->id() ||
+      scratch_->value_width() != physical_width(spec.physical, spec.type_length)) {
+    scratch_ = ColumnVector::make(carrier_type(spec.physical, spec.type_length));
+  }
+  if (!kept_ || !kept_->type()->equals(*spec.type)) kept_ = ColumnVector::make(spec.type);
+  kept_->clear();
+  kept_entry_ = kept_entries_ = kept_value_ = 0;
+  if (meta.num_values < 0) return invalid_data("negative value count");
+  return Status::OK();
+}
+
 Status ColumnDecoder::decode(const LeafSpec& spec, const ColumnMetaData& meta,
                              std::string_view chunk, ColumnVector* out, std::vector<int16_t>* defs,
                              std::vector<int16_t>* reps) {
-  spec_ = &spec;
-  has_dict_ = false;
-  scratch_ = ColumnVector::make(carrier_type(spec.physical, spec.type_length));
+  FLOE_TRY(start(spec, meta, chunk));
+  return next(-1, out, defs, reps);
+}
+
+namespace {
+
+// Appends the dense values [b, b + n) of src to dst (same type).
+void append_values(const ColumnVector& src, int64_t b, int64_t n, ColumnVector* dst) {
+  if (n == 0) return;
+  int w = src.value_width();
+  if (w > 0) {
+    std::memcpy(grow_fixed(dst, n, w), src.values().data() + static_cast<size_t>(b) * w,
+                static_cast<size_t>(n) * w);
+    return;
+  }
+  const int32_t* so = src.offsets().as<int32_t>();
+  Buffer& offsets = dst->offsets();
+  Buffer& data = dst->data();
+  int32_t base = static_cast<int32_t>(data.size()) - so[b];
+  data.append(src.data().data() + so[b], static_cast<size_t>(so[b + n] - so[b]));
+  size_t old = offsets.size();
+  offsets.resize(old + static_cast<size_t>(n) * 4);
+  int32_t* o = reinterpret_cast<int32_t*>(offsets.data() + old);
+  for (int64_t i = 0; i < n; ++i) o[i] = so[b + i + 1] + base;
+  dst->set_length(dst->length() + n);
+}
+
+// Drops the last n dense values of col.
+void drop_values(ColumnVector* col, int64_t n) {
+  int64_t len = col->length() - n;
+  int w = col->value_width();
+  if (w > 0) {
+    col->values().resize(static_cast<size_t>(len) * w);
+  } else {
+    col->data().resize(static_cast<size_t>(col->offsets().as<int32_t>()[len]));
+    col->offsets().resize(static_cast<size_t>(len + 1) * 4);
+  }
+  col->set_length(len);
+}
+
+int64_t count_at(const int16_t* levels, int64_t b, int64_t e, int16_t level) {
+  int64_t c = 0;
+  for (int64_t i = b; i < e; ++i) c += levels[i] == level;
+  return c;
+}
+
+}  // namespace
+
+bool ColumnDecoder::take_kept(int64_t rows, int64_t* started, ColumnVector* out,
+                              std::vector<int16_t>* defs, std::vector<int16_t>* reps) {
+  const LeafSpec& s = *spec_;
+  int64_t b = kept_entry_, e = kept_entries_, cut = e;
+  bool complete = false;
+  if (s.max_rep == 0) {
+    if (rows >= 0 && rows - *started < e - b) cut = b + (rows - *started);
+    *started += cut - b;
+    complete = rows >= 0 && *started == rows;
+  } else {
+    for (int64_t i = b; i < e; ++i) {
+      if (kept_reps_[static_cast<size_t>(i)] != 0) continue;
+      if (rows >= 0 && *started == rows) {
+        cut = i;
+        complete = true;
+        break;
+      }
+      ++*started;
+    }
+  }
+  int64_t nv = s.max_def == 0 ? cut - b : count_at(kept_defs_.data(), b, cut, s.max_def);
+  append_values(*kept_, kept_value_, nv, out);
+  if (s.max_def > 0) defs->insert(defs->end(), kept_defs_.begin() + b, kept_defs_.begin() + cut);
+  if (s.max_rep > 0) reps->insert(reps->end(), kept_reps_.begin() + b, kept_reps_.begin() + cut);
+  kept_entry_ = cut;
+  kept_value_ += nv;
+  return complete;
+}
+
+void ColumnDecoder::keep_tail(int64_t end, int64_t cut, ColumnVector* out,
+                              std::vector<int16_t>* defs, std::vector<int16_t>* reps) {
+  const LeafSpec& s = *spec_;
+  int64_t t = end - cut;
+  int64_t tv = s.max_def == 0 ? t : count_at(defs->data(), cut, end, s.max_def);
+  kept_->clear();
+  append_values(*out, out->length() - tv, tv, kept_.get());
+  drop_values(out, tv);
+  kept_defs_.clear();
+  kept_reps_.clear();
+  if (s.max_def > 0) {
+    kept_defs_.assign(defs->begin() + cut, defs->begin() + end);
+    defs->resize(static_cast<size_t>(cut));
+  }
+  if (s.max_rep > 0) {
+    kept_reps_.assign(reps->begin() + cut, reps->begin() + end);
+    reps->resize(static_cast<size_t>(cut));
+  }
+  kept_entry_ = 0;
+  kept_entries_ = t;
+  kept_value_ = 0;
+}
+
+Status ColumnDecoder::next(int64_t rows, ColumnVector* out, std::vector<int16_t>* defs,
+                           std::vector<int16_t>* reps) {
+  const LeafSpec& spec = *spec_;
+  const ColumnMetaData& meta = *meta_;
   defs->clear();
   reps->clear();
+  if (rows == 0) return Status::OK();
+  const bool all = rows < 0;
   int64_t total = meta.num_values;
-  if (total < 0) return invalid_data("negative value count");
   // Size the output once: growing page by page would copy (and page-fault) it repeatedly.
+  int64_t entries_left = total - seen_ + (kept_entries_ - kept_entry_);
+  int64_t expect = all || spec.max_rep > 0 ? entries_left : std::min(rows, entries_left);
   int width = out->value_width();
   if (width > 0) {
-    out->values().reserve(out->values().size() + static_cast<size_t>(total) * width);
+    out->values().reserve(out->values().size() + static_cast<size_t>(expect) * width);
   } else if (!out->offsets().empty()) {
-    out->offsets().reserve(out->offsets().size() + static_cast<size_t>(total) * 4);
-    out->data().reserve(out->data().size() +
-                        static_cast<size_t>(std::max<int64_t>(0, meta.total_uncompressed_size)));
+    out->offsets().reserve(out->offsets().size() + static_cast<size_t>(expect) * 4);
+    int64_t bytes = std::max<int64_t>(0, meta.total_uncompressed_size);
+    if (total > 0 && expect < total)
+      bytes = bytes / total * expect + bytes % total * expect / total;
+    out->data().reserve(out->data().size() + static_cast<size_t>(bytes));
   }
-  if (spec.max_def > 0) defs->reserve(static_cast<size_t>(total));
-  if (spec.max_rep > 0) reps->reserve(static_cast<size_t>(total));
+  if (spec.max_def > 0) defs->reserve(static_cast<size_t>(expect));
+  if (spec.max_rep > 0) reps->reserve(static_cast<size_t>(expect));
+  int64_t started = 0;
+  if (kept_entry_ < kept_entries_ && take_kept(rows, &started, out, defs, reps)) {
+    return Status::OK();
+  }
+  int64_t in_out = spec.max_def > 0   ? static_cast<int64_t>(defs->size())
+                   : spec.max_rep > 0 ? static_cast<int64_t>(reps->size())
+                                      : started;
+  while (true) {
+    int64_t n = 0;
+    FLOE_TRY(decode_page(out, defs, reps, &n));
+    if (n == 0) {  // the end of the chunk
+      if (seen_ != total) {
+        return invalid_data("column chunk holds {} of its {} values", seen_, total);
+      }
+      if (!all && started < rows) {
+        return invalid_data("column chunk holds {} rows, {} more were expected", started,
+                            rows - started);
+      }
+      return Status::OK();
+    }
+    int64_t first = in_out;
+    in_out += n;
+    if (spec.max_rep == 0) {
+      if (!all && n > rows - started) {
+        keep_tail(in_out, first + (rows - started), out, defs, reps);
+        return Status::OK();
+      }
+      started += n;
+      if (!all && started == rows) return Status::OK();
+    } else {
+      const int16_t* r = reps->data();
+      for (int64_t i = first; i < in_out; ++i) {
+        if (r[i] != 0) continue;
+        if (!all && started == rows) {
+          keep_tail(in_out, i, out, defs, reps);
+          return Status::OK();
+        }
+        ++started;
+      }
+    }
+  }
+}
+
+Status ColumnDecoder::decode_page(ColumnVector* out, std::vector<int16_t>* defs,
+                                  std::vector<int16_t>* reps, int64_t* entries) {
+  const LeafSpec& spec = *spec_;
+  const ColumnMetaData& meta = *meta_;
+  std::string_view chunk = chunk_;
+  const int64_t total = meta.num_values;
   const auto* base = reinterpret_cast<const uint8_t*>(chunk.data());
-  size_t pos = 0;
-  int64_t seen = 0;
-  while (seen < total && pos < chunk.size()) {
+  size_t pos = pos_;
+  *entries = 0;
+  while (seen_ < total && pos < chunk.size()) {
     PageHeader h;
     size_t hsize = 0;
     FLOE_TRY(decode_page_header(chunk.substr(pos), &h, &hsize));
@@ -486,6 +660,7 @@ Status ColumnDecoder::decode(const LeafSpec& spec, const ColumnMetaData& meta,
     const uint8_t* body = base + pos;
     size_t body_size = static_cast<size_t>(h.compressed_page_size);
     pos += body_size;
+    pos_ = pos;
     if (h.type == PageType::kDictionaryPage) {
       if (!h.dictionary_page_header) return invalid_data("dictionary page without its header");
       page_.resize(static_cast<size_t>(h.uncompressed_page_size));
@@ -495,7 +670,6 @@ Status ColumnDecoder::decode(const LeafSpec& spec, const ColumnMetaData& meta,
       continue;
     }
     if (h.type != PageType::kDataPage && h.type != PageType::kDataPageV2) continue;
-
     int64_t nvals;
     Encoding enc;
     const uint8_t* p;
@@ -507,10 +681,20 @@ Status ColumnDecoder::decode(const LeafSpec& spec, const ColumnMetaData& meta,
       if (!h.data_page_header) return invalid_data("data page without its header");
       nvals = h.data_page_header->num_values;
       enc = h.data_page_header->encoding;
-      page_.resize(static_cast<size_t>(h.uncompressed_page_size));
-      FLOE_TRY(codec_.decompress(meta.codec, body, body_size, page_.data(), page_.size()));
-      p = page_.data();
-      n = page_.size();
+      if (meta.codec == Codec::kUncompressed) {
+        // Decoded straight from the chunk (decoders stay inside [p, p + n)).
+        if (body_size != static_cast<size_t>(h.uncompressed_page_size)) {
+          return invalid_data("uncompressed page has {} bytes, header says {}", body_size,
+                              h.uncompressed_page_size);
+        }
+        p = body;
+        n = body_size;
+      } else {
+        page_.resize(static_cast<size_t>(h.uncompressed_page_size));
+        FLOE_TRY(codec_.decompress(meta.codec, body, body_size, page_.data(), page_.size()));
+        p = page_.data();
+        n = page_.size();
+      }
     } else {
       if (!h.data_page_header_v2) return invalid_data("data page v2 without its header");
       const auto& d = *h.data_page_header_v2;
@@ -529,19 +713,21 @@ Status ColumnDecoder::decode(const LeafSpec& spec, const ColumnMetaData& meta,
       level_base = body;
       size_t lv = rep_bytes + def_bytes;
       size_t usize = static_cast<size_t>(h.uncompressed_page_size) - lv;
-      page_.resize(usize);
       if (d.is_compressed && meta.codec != Codec::kUncompressed) {
+        page_.resize(usize);
         FLOE_TRY(codec_.decompress(meta.codec, body + lv, body_size - lv, page_.data(), usize));
+        p = page_.data();
+        n = page_.size();
       } else {
         if (body_size - lv != usize) return invalid_data("data page v2 size mismatch");
-        std::memcpy(page_.data(), body + lv, usize);
+        p = body + lv;
+        n = usize;
       }
-      p = page_.data();
-      n = page_.size();
     }
-    if (nvals < 0 || nvals > total - seen) {
-      return invalid_data("page holds {} values, the chunk only {} more", nvals, total - seen);
+    if (nvals < 0 || nvals > total - seen_) {
+      return invalid_data("page holds {} values, the chunk only {} more", nvals, total - seen_);
     }
+    if (nvals == 0) continue;
     int64_t present = nvals;
     if (spec.max_rep > 0) {
       size_t old = reps->size();
@@ -576,11 +762,11 @@ Status ColumnDecoder::decode(const LeafSpec& spec, const ColumnMetaData& meta,
       present = c;
     }
     FLOE_TRY(decode_values(enc, p, n, present, out));
-    seen += nvals;
+    seen_ += nvals;
+    *entries = nvals;
+    return Status::OK();
   }
-  if (seen != total) {
-    return invalid_data("column chunk holds {} of its {} values", seen, total);
-  }
+  pos_ = pos;
   return Status::OK();
 }
 

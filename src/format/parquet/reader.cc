@@ -32,6 +32,19 @@ struct Step {
   std::vector<uint8_t>* valid;
 };
 
+}  // namespace
+
+// One column chunk being decoded: its bytes (the buffer is reused from chunk to chunk) and the
+// decoder's position in them.
+struct ParquetReader::LeafState {
+  LeafSpec spec;
+  ColumnDecoder decoder;
+  std::string chunk;
+  std::vector<int16_t> defs, reps;
+};
+
+namespace {
+
 int64_t chunk_start(const ColumnMetaData& m) {
   int64_t start = m.data_page_offset;
   if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 &&
@@ -203,41 +216,23 @@ bool prune(MNode& m, const std::set<int32_t>& ids) {
 
 struct ParquetReader::Impl {
   FileSchema fs;
-  std::vector<MNode> selected;  // projected top-level fields
-  // Decoding state: one per task running at a time.
-  struct DecodeState {
-    ColumnDecoder decoder;
-    std::vector<int16_t> defs, reps;
-  };
+  std::vector<MNode> selected;       // projected top-level fields
   std::unique_ptr<ThreadPool> pool;  // threads > 1
-  std::mutex mu;
-  std::vector<std::unique_ptr<DecodeState>> states;
+  // Streaming state of next_batch(): the row group being read, its rows handed out so far, and
+  // per column ordinal the chunk bytes and the decoder positioned in them.
+  int row_group = -1;
+  int64_t row_in_group = 0;
+  int64_t batch_first_row = 0;
+  std::vector<int64_t> group_first_row;  // file row number of each row group's first row
+  std::vector<std::unique_ptr<LeafState>> leaves;
 
-  std::unique_ptr<DecodeState> take() {
-    std::lock_guard<std::mutex> lock(mu);
-    if (states.empty()) return std::make_unique<DecodeState>();
-    auto s = std::move(states.back());
-    states.pop_back();
-    return s;
-  }
-  void give(std::unique_ptr<DecodeState> s) {
-    std::lock_guard<std::mutex> lock(mu);
-    states.push_back(std::move(s));
-  }
-  Status for_each(size_t n, const std::function<Status(size_t, DecodeState&)>& fn) {
+  // Runs fn(i) for i < n, on the pool when there is one.
+  Status for_each(size_t n, const std::function<Status(size_t)>& fn) {
     if (!pool || n < 2) {
-      auto s = take();
-      Status st;
-      for (size_t i = 0; i < n && st.ok(); ++i) st = fn(i, *s);
-      give(std::move(s));
-      return st;
+      for (size_t i = 0; i < n; ++i) FLOE_TRY(fn(i));
+      return Status::OK();
     }
-    return pool->parallel_for(n, [&](size_t i) {
-      auto s = take();
-      Status st = fn(i, *s);
-      give(std::move(s));
-      return st;
-    });
+    return pool->parallel_for(n, fn);
   }
 };
 
@@ -333,6 +328,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::open(FileIOPtr io, std::st
 }
 
 Status ParquetReader::select(const std::vector<int32_t>& field_ids) {
+  pending_.reset();
   std::set<int32_t> ids(field_ids.begin(), field_ids.end());
   impl_->selected.clear();
   output_fields_.clear();
@@ -445,16 +441,15 @@ void build_chains(const MNode& m, ColumnVector* col, std::vector<Step>& prefix,
 
 }  // namespace
 
-Result<ColumnBatch> ParquetReader::read_row_group(int index) {
-  if (index < 0 || index >= num_row_groups()) {
-    return invalid_argument("{}: no row group {}", path_, index);
-  }
+Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t rows,
+                                               std::vector<std::unique_ptr<LeafState>>* leaves) {
   const RowGroup& rg = metadata_.row_groups[index];
   ColumnBatch batch = ColumnBatch::make(output_fields_);
-  batch.num_rows = rg.num_rows;
+  batch.num_rows = rows;
   Impl& im = *impl_;
+  if (leaves->size() < im.fs.leaves.size()) leaves->resize(im.fs.leaves.size());
   // Top-level fields decode independently (in parallel with threads).
-  auto read_field = [&](size_t f, Impl::DecodeState& ds) -> Status {
+  auto read_field = [&](size_t f) -> Status {
     const MNode& top = im.selected[f];
     ColumnVector* col = batch.columns[f].get();
     std::vector<Step> prefix;
@@ -485,27 +480,31 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
       if (meta.num_values < 0 || meta.num_values > INT32_MAX) {
         return invalid_data("{}: column chunk claims {} values", path_, meta.num_values);
       }
-      LeafSpec spec{leaf->physical, leaf->type_length, pn.def,
-                    pn.rep,         leaf->conv,        leaf->field.type};
-      int64_t start = chunk_start(meta);
-      auto bytes = io_->read_range(path_, start, meta.total_compressed_size);
-      if (!bytes.ok()) return bytes.status().with_context(path_);
+      std::unique_ptr<LeafState>& slot = (*leaves)[static_cast<size_t>(leaf->leaf)];
+      if (!slot) slot = std::make_unique<LeafState>();
+      LeafState& ls = *slot;
       ColumnVector* leaf_col = steps.back().col;
-      Status st = ds.decoder.decode(spec, meta, *bytes, leaf_col, &ds.defs, &ds.reps);
-      if (!st.ok()) {
+      auto fail = [&](const Status& st) {
         std::string name;
         for (const auto& p : meta.path_in_schema) name += (name.empty() ? "" : ".") + p;
         return st.with_context(fmt::format("{}: row group {} column {}", path_, index, name));
+      };
+      if (first == 0) {
+        ls.spec = LeafSpec{leaf->physical, leaf->type_length, pn.def,
+                           pn.rep,         leaf->conv,        leaf->field.type};
+        Status st =
+            io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size, &ls.chunk);
+        if (!st.ok()) return st.with_context(path_);
+        st = ls.decoder.start(ls.spec, meta, ls.chunk);
+        if (!st.ok()) return fail(st);
       }
-      int64_t entries = meta.num_values;
-      const int16_t* d = ds.defs.empty() ? nullptr : ds.defs.data();
-      const int16_t* r = ds.reps.empty() ? nullptr : ds.reps.data();
+      Status st = ls.decoder.next(rows, leaf_col, &ls.defs, &ls.reps);
+      if (!st.ok()) return fail(st);
+      const int16_t* d = ls.defs.empty() ? nullptr : ls.defs.data();
+      const int16_t* r = ls.reps.empty() ? nullptr : ls.reps.data();
+      int64_t entries = pn.rep == 0 ? rows : static_cast<int64_t>(ls.reps.size());
       if (pn.rep == 0) {
         // Flat: one entry per row; each step is valid iff the level reaches it.
-        if (entries != rg.num_rows) {
-          return invalid_data("{}: row group {} has {} rows, a column {} values", path_, index,
-                              rg.num_rows, entries);
-        }
         if (steps.size() == 1 && leaf_col->length() == entries) {
           // A top-level column without nulls: the values are the column.
           leaf_col->set_null_count(0);
@@ -530,13 +529,13 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
             if (steps[t].rep < 64) rep_step[steps[t].rep] = static_cast<int>(t);
           }
         }
-        int64_t rows = 0;
+        int64_t nrows = 0;
         for (int64_t i = 0; i < entries; ++i) {
           int16_t di = d ? d[i] : pn.def;
           int16_t ri = r[i];
           size_t t = 0;
           if (ri == 0) {
-            ++rows;
+            ++nrows;
           } else {
             if (ri > pn.rep) return invalid_data("{}: repetition level {} too high", path_, ri);
             Step& l = steps[rep_step[ri]];
@@ -573,9 +572,9 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
             }
           }
         }
-        if (rows != rg.num_rows) {
+        if (nrows != rows) {
           return invalid_data("{}: row group {} has {} rows, a column {}", path_, index,
-                              rg.num_rows, rows);
+                              rg.num_rows, nrows);
         }
       }
       FLOE_TRY(expand(leaf_col, *steps.back().valid));
@@ -595,15 +594,43 @@ Result<ColumnBatch> ParquetReader::read_row_group(int index) {
   return batch;
 }
 
+Result<ColumnBatch> ParquetReader::read_row_group(int index) {
+  if (index < 0 || index >= num_row_groups()) {
+    return invalid_argument("{}: no row group {}", path_, index);
+  }
+  std::vector<std::unique_ptr<LeafState>> leaves;
+  return decode_rows(index, 0, metadata_.row_groups[index].num_rows, &leaves);
+}
+
 Result<std::optional<ColumnBatch>> ParquetReader::next_batch() {
+  Impl& im = *impl_;
   if (!pending_) {
     pending_ = FLOE_TRY(selected_row_groups());
     next_ = 0;
+    im.row_group = -1;
+    if (im.group_first_row.empty()) {
+      im.group_first_row.assign(metadata_.row_groups.size() + 1, 0);
+      for (size_t g = 0; g < metadata_.row_groups.size(); ++g) {
+        im.group_first_row[g + 1] = im.group_first_row[g] + metadata_.row_groups[g].num_rows;
+      }
+    }
   }
-  if (next_ >= pending_->size()) return std::optional<ColumnBatch>();
-  auto b = FLOE_TRY(read_row_group((*pending_)[next_++]));
+  while (im.row_group < 0 || im.row_in_group >= metadata_.row_groups[im.row_group].num_rows) {
+    if (next_ >= pending_->size()) return std::optional<ColumnBatch>();
+    im.row_group = (*pending_)[next_++];
+    im.row_in_group = 0;
+  }
+  int64_t group_rows = metadata_.row_groups[im.row_group].num_rows;
+  int64_t rows = group_rows - im.row_in_group;
+  if (options_.batch_rows > 0) rows = std::min(rows, options_.batch_rows);
+  auto b = FLOE_TRY(decode_rows(im.row_group, im.row_in_group, rows, &im.leaves));
+  im.batch_first_row = im.group_first_row[static_cast<size_t>(im.row_group)] + im.row_in_group;
+  im.row_in_group += rows;
   return std::optional<ColumnBatch>(std::move(b));
 }
+
+int64_t ParquetReader::batch_first_row() const { return impl_->batch_first_row; }
+int ParquetReader::batch_row_group() const { return impl_->row_group; }
 
 Result<std::vector<ColumnBatch>> read_parquet_file(FileIOPtr io, const std::string& path,
                                                    ReaderOptions options) {

@@ -121,5 +121,44 @@ TEST(ParquetFixtures, EveryFileMatchesDuckDB) {
       compared, static_cast<long long>(rows), files.orc, files.avro);
 }
 
+// Batches cut anywhere (inside pages, between a page's rows, at row-group ends) hold the same
+// rows as whole row groups, for every shape of column the fixtures have (nested lists and maps
+// whose rows span pages included), and batch_first_row() counts the file's rows.
+TEST(ParquetFixtures, BatchesOfAnySizeHoldTheSameRowsAsWholeRowGroups) {
+  FixtureFiles files = find_fixture_files();
+  ASSERT_GE(files.parquet.size(), 400u);
+  auto io = make_local_file_io();
+  int64_t batches_seen = 0;
+  for (const auto& path : files.parquet) {
+    SCOPED_TRACE(path);
+    ReaderOptions whole;
+    whole.batch_rows = 0;
+    auto want_batches = read_parquet_file(io, path, whole);
+    ASSERT_TRUE(want_batches.ok()) << want_batches.status().to_string();
+    std::vector<std::string> want;
+    for (const auto& b : *want_batches) canonical_rows(b, &want);
+    for (int64_t size : {1, 7, 1000}) {
+      ReaderOptions o;
+      o.batch_rows = size;
+      auto r = ParquetReader::open(io, path, o);
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      std::vector<std::string> got;
+      int64_t next_row = 0;
+      while (true) {
+        auto b = (*r)->next_batch();
+        ASSERT_TRUE(b.ok()) << b.status().to_string();
+        if (!*b) break;
+        ASSERT_LE((*b)->num_rows, size);
+        ASSERT_EQ((*r)->batch_first_row(), next_row);
+        next_row += (*b)->num_rows;
+        canonical_rows(**b, &got);
+        ++batches_seen;
+      }
+      ASSERT_EQ(got, want) << "batches of " << size;
+    }
+  }
+  EXPECT_GT(batches_seen, 10000);
+}
+
 }  // namespace
 }  // namespace floe::parquet

@@ -60,6 +60,10 @@ struct ReaderOptions {
   std::optional<int64_t> file_size;
   // Threads decoding the columns of a row group in parallel (1: the calling thread only).
   int threads = 1;
+  // Rows per batch of next_batch(): row groups are handed out in batches of at most this many
+  // rows, decoded page by page, so memory stays bounded however large the row groups are
+  // (0: a whole row group per batch).
+  int64_t batch_rows = 131072;
 };
 
 class ParquetReader {
@@ -80,6 +84,7 @@ class ParquetReader {
 
   // Keeps only these fields (any depth; a nested id keeps its top-level ancestor with the
   // struct children on the way). Unknown ids are ignored (the column is absent from the file).
+  // next_batch() then starts again from the first selected row group.
   Status select(const std::vector<int32_t>& field_ids);
   // The fields a batch will have, after select().
   const std::vector<NestedField>& output_fields() const { return output_fields_; }
@@ -91,15 +96,25 @@ class ParquetReader {
   void set_row_group_filter(std::function<bool(const RowGroupInfo&)> filter);
   Result<std::vector<int>> selected_row_groups() const;
 
-  // Decodes one row group (with the current selection).
+  // Decodes one row group (with the current selection) as one batch.
   Result<ColumnBatch> read_row_group(int index);
-  // The next selected row group as a batch, or nullopt at the end.
+  // The next batch of the selected row groups (at most options.batch_rows rows, never spanning
+  // two row groups), or nullopt at the end.
   Result<std::optional<ColumnBatch>> next_batch();
+  // The file row number (from 0, counting every row group) of the first row of the batch
+  // next_batch() returned last: what position deletes refer to.
+  int64_t batch_first_row() const;
+  // The row group that batch came from.
+  int batch_row_group() const;
 
   struct Impl;
 
  private:
   ParquetReader() = default;
+  struct LeafState;
+  // Rows [first, first + rows) of row group `index`; first == 0 starts its chunks.
+  Result<ColumnBatch> decode_rows(int index, int64_t first, int64_t rows,
+                                  std::vector<std::unique_ptr<LeafState>>* leaves);
   std::string path_;
   FileIOPtr io_;
   ReaderOptions options_;
