@@ -94,6 +94,7 @@ fs::path bench_dir() {
     fs::path d = fs::temp_directory_path() / ("floe-parquet-bench-" + std::to_string(::getpid()));
     fs::create_directories(d);
     std::atexit([] {
+      if (std::getenv("FLOE_BENCH_KEEP")) return;  // keep the files to inspect them
       fs::remove_all(fs::temp_directory_path() /
                      ("floe-parquet-bench-" + std::to_string(::getpid())));
     });
@@ -147,16 +148,6 @@ void BM_ParquetWrite(benchmark::State& state) {
 }
 BENCHMARK(BM_ParquetWrite)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_ParquetRead(benchmark::State& state) {
-  const std::string& path = bench_file();
-  for (auto _ : state) {
-    auto rows = read_file(path);
-    if (!rows.ok()) state.SkipWithError(rows.status().to_string().c_str());
-  }
-  state.SetItemsProcessed(state.iterations() * bench_rows());
-}
-BENCHMARK(BM_ParquetRead)->Unit(benchmark::kMillisecond)->UseRealTime();
-
 struct Timing {
   double wall = 1e30, cpu = 1e30;  // seconds; cpu: the process, every thread
 };
@@ -203,6 +194,23 @@ std::string projections_json() {
   }
   return j.dump();
 }
+
+// floe alone reading its own file, with each Q1 projection (0: all, 1: numeric8, 2: two).
+void BM_ParquetRead(benchmark::State& state) {
+  const std::string& path = bench_file();
+  const auto& p = projections()[static_cast<size_t>(state.range(0))];
+  for (auto _ : state) {
+    auto rows = read_file(path, p.ids);
+    if (!rows.ok()) state.SkipWithError(rows.status().to_string().c_str());
+  }
+  state.SetLabel(p.name);
+  state.SetItemsProcessed(state.iterations() * bench_rows());
+}
+BENCHMARK(BM_ParquetRead)
+    ->ArgName("projection")
+    ->DenseRange(0, 2)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 const char* kCodecs[] = {"zstd", "snappy", "uncompressed"};
 

@@ -257,12 +257,25 @@ class LocalFileIO final : public FileIO {
 
   Result<std::string> read_range(std::string_view uri, int64_t offset, int64_t length) override {
     std::string out;
-    FLOE_TRY(read_range_into(uri, offset, length, &out));
+    FLOE_TRY(read_range_to(uri, offset, length, [&](size_t n) {
+      out.resize(n);
+      return out.data();
+    }));
     return out;
   }
 
   Status read_range_into(std::string_view uri, int64_t offset, int64_t length,
-                         std::string* out) override {
+                         Buffer* out) override {
+    return read_range_to(uri, offset, length, [&](size_t n) {
+      out->resize(n);
+      return reinterpret_cast<char*>(out->data());
+    });
+  }
+
+ private:
+  // Reads the range into the `length` bytes that alloc(length) returns.
+  template <typename Alloc>
+  Status read_range_to(std::string_view uri, int64_t offset, int64_t length, Alloc&& alloc) {
     counters_.read_requests++;
     std::string path = local_path_of(uri);
     if (offset < 0 || length < 0) {
@@ -280,10 +293,10 @@ class LocalFileIO final : public FileIO {
           "read_range {}: offset {} length {} passes the end of the file (file size {})", path,
           offset, length, size);
     }
-    out->resize(static_cast<size_t>(length));
+    char* dst = alloc(static_cast<size_t>(length));
     size_t pos = 0;
-    while (pos < out->size()) {
-      ssize_t n = ::pread(fd.get(), out->data() + pos, out->size() - pos,
+    while (pos < static_cast<size_t>(length)) {
+      ssize_t n = ::pread(fd.get(), dst + pos, static_cast<size_t>(length) - pos,
                           static_cast<off_t>(offset + static_cast<int64_t>(pos)));
       if (n < 0) {
         if (errno == EINTR) continue;
@@ -299,6 +312,7 @@ class LocalFileIO final : public FileIO {
     return Status::OK();
   }
 
+ public:
   Result<int64_t> file_size(std::string_view uri) override {
     counters_.metadata_requests++;
     std::string path = local_path_of(uri);

@@ -42,9 +42,10 @@ Result<std::unique_ptr<OutputStream>> FileIO::open_output(std::string_view path,
       std::make_unique<CollectingOutputStream>(this, std::string(path), mode));
 }
 
-Status FileIO::read_range_into(std::string_view path, int64_t offset, int64_t length,
-                               std::string* out) {
-  *out = FLOE_TRY(read_range(path, offset, length));
+Status FileIO::read_range_into(std::string_view path, int64_t offset, int64_t length, Buffer* out) {
+  std::string bytes = FLOE_TRY(read_range(path, offset, length));
+  out->clear();
+  out->append(bytes.data(), bytes.size());
   return Status::OK();
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "floe/util/buffer.h"
 #include "floe/util/result.h"
 
 namespace floe {
@@ -82,11 +83,11 @@ class FileIO {
   virtual Result<std::string> read_file(std::string_view path) = 0;
   // Bytes [offset, offset + length). Errors if the range passes the end of the file.
   virtual Result<std::string> read_range(std::string_view path, int64_t offset, int64_t length) = 0;
-  // The same into *out (resized to `length`), reusing its memory: a reader fetching one chunk
-  // after another keeps one buffer instead of faulting in fresh pages each time. The default
-  // calls read_range.
+  // The same into *out (resized to `length`), reusing its memory (and, through Buffer's block
+  // cache, memory other readers dropped) instead of faulting in fresh pages for every chunk. The
+  // default copies what read_range returns.
   virtual Status read_range_into(std::string_view path, int64_t offset, int64_t length,
-                                 std::string* out);
+                                 Buffer* out);
   virtual Result<int64_t> file_size(std::string_view path) = 0;
   // Writes the whole file; readers see either the old content or the new, never a part.
   virtual Status write_file(std::string_view path, std::string_view data,

@@ -39,7 +39,7 @@ struct Step {
 struct ParquetReader::LeafState {
   LeafSpec spec;
   ColumnDecoder decoder;
-  std::string chunk;
+  Buffer chunk;
   std::vector<int16_t> defs, reps;
 };
 
@@ -495,7 +495,9 @@ Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t
         Status st =
             io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size, &ls.chunk);
         if (!st.ok()) return st.with_context(path_);
-        st = ls.decoder.start(ls.spec, meta, ls.chunk);
+        st = ls.decoder.start(
+            ls.spec, meta,
+            std::string_view(reinterpret_cast<const char*>(ls.chunk.data()), ls.chunk.size()));
         if (!st.ok()) return fail(st);
       }
       Status st = ls.decoder.next(rows, leaf_col, &ls.defs, &ls.reps);
