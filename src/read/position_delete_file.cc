@@ -172,6 +172,10 @@ class RunReader {
     if (!st.ok()) return fail(path_, st);
     st = start(g, &pos_);
     if (!st.ok()) return fail(pos_, st);
+    if (!target_ && pos_.spec.max_def == 0) {
+      st = reserve_sets(g);
+      if (!st.ok()) return fail(path_, st);
+    }
     int64_t pending_skip = 0;  // pos rows of unkept paths not yet passed over
     while (true) {
       int64_t rows = 0;
@@ -208,6 +212,29 @@ class RunReader {
         add_run(run, 0, &value);
       }
     }
+  }
+
+  // Sizes the sets of the row group's dictionary-encoded paths before any position is added:
+  // a first pass over the (cheap) path runs counts them, so each set's memory is touched once
+  // instead of being regrown and copied. Every row adds a position when pos has no nulls.
+  Status reserve_sets(int g) {
+    int64_t rows = 0;
+    while (true) {
+      FLOE_TRY(path_.decoder.next_runs(&runs_, &rows));
+      if (rows == 0) break;
+      if (path_.decoder.dictionary_generation() != generation_) {
+        load_dictionary();
+        counts_.assign(slots_.size(), 0);
+      }
+      for (const auto& run : runs_) {
+        if (run.code < counts_.size()) counts_[run.code] += run.rows;
+      }
+    }
+    for (size_t code = 0; code < counts_.size(); ++code) {
+      if (counts_[code] > 0) set_of(static_cast<uint32_t>(code))->reserve_more(counts_[code]);
+    }
+    counts_.clear();
+    return start(g, &path_);
   }
 
   // A new dictionary: its entries are normalized (or compared with the target) lazily, once.
@@ -283,6 +310,7 @@ class RunReader {
   uint64_t generation_ = ~uint64_t{0};
   std::vector<PositionDeleteSet*> slots_;  // by dictionary index
   std::vector<uint8_t> match_;             // by dictionary index, when filtering
+  std::vector<int64_t> counts_;            // by dictionary index, in reserve_sets()
   std::string plain_key_;
   PositionDeleteSet* plain_set_ = nullptr;
 };
