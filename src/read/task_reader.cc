@@ -11,6 +11,7 @@
 #include "floe/format/avro/data_reader.h"
 #include "floe/format/parquet/reader.h"
 #include "floe/read/batch_ops.h"
+#include "floe/read/position_delete_file.h"
 #include "floe/scan/evaluators.h"
 #include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
@@ -19,9 +20,6 @@
 namespace floe {
 
 namespace {
-
-constexpr int32_t kDeleteFilePathId = 2147483546;
-constexpr int32_t kDeletePosId = 2147483545;
 
 // Equality-delete keys: every value widened to one encoding per type family, so an int delete
 // column matches a long data column after promotion.
@@ -170,34 +168,12 @@ Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::position_dele
 
 Result<std::shared_ptr<const ScanReader::FileDeletes>> ScanReader::load_position_deletes(
     const DeleteFile& d) {
-  std::vector<NestedField> fields(2);
-  fields[0].id = kDeleteFilePathId;
-  fields[0].name = "file_path";
-  fields[0].type = Type::string();
-  fields[1].id = kDeletePosId;
-  fields[1].name = "pos";
-  fields[1].type = Type::int64();
-  auto batches = FLOE_TRY(read_all(d, fields, std::nullopt));
+  PositionDeleteReadOptions options;
+  options.file_size = d.file_size_in_bytes();
+  auto file = FLOE_TRY(
+      read_position_delete_file(io_, std::string(d.file_path()), d.file_format(), options));
   auto out = std::make_shared<FileDeletes>();
-  for (const auto& b : batches) {
-    const ColumnVector* paths = column_by_id(b, kDeleteFilePathId);
-    const ColumnVector* pos = column_by_id(b, kDeletePosId);
-    if (!paths || !pos) {
-      return invalid_data("position-delete file {} lacks the file_path/pos columns", d.file_path());
-    }
-    std::string_view last;
-    PositionDeleteSet* set = nullptr;
-    for (int64_t i = 0; i < b.num_rows; ++i) {
-      if (paths->is_null(i) || pos->is_null(i)) continue;  // tolerated, as Java does
-      std::string_view p = paths->bytes_at(i);
-      if (set == nullptr || p != last) {
-        set = &out->by_path[normalize_file_path(p)];
-        last = p;
-      }
-      set->add(pos->raw<int64_t>()[i]);
-    }
-  }
-  for (auto& [_, s] : out->by_path) s.finish();
+  out->by_path = std::move(file.by_path);
   stats_.delete_files_loaded++;
   return std::shared_ptr<const FileDeletes>(out);
 }

@@ -14,6 +14,9 @@ namespace floe {
 class PositionDeleteSet {
  public:
   void add(int64_t pos) { positions_.push_back(pos); }
+  void add_many(const int64_t* pos, size_t n) { positions_.insert(positions_.end(), pos, pos + n); }
+  // Room for n more positions (so adding them does not reallocate).
+  void reserve_more(int64_t n) { positions_.reserve(positions_.size() + static_cast<size_t>(n)); }
   void add_range(int64_t begin, int64_t end);  // [begin, end)
   void merge(const PositionDeleteSet& other);
   // Sorts and removes duplicates; call after adding.

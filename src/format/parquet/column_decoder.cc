@@ -638,20 +638,27 @@ Status ColumnDecoder::next(int64_t rows, ColumnVector* out, std::vector<int16_t>
   }
 }
 
-Status ColumnDecoder::decode_page(ColumnVector* out, std::vector<int16_t>* defs,
-                                  std::vector<int16_t>* reps, int64_t* entries) {
-  const LeafSpec& spec = *spec_;
+Status ColumnDecoder::load_dictionary(const PageHeader& h, const uint8_t* body, size_t body_size) {
+  if (!h.dictionary_page_header) return invalid_data("dictionary page without its header");
+  page_.resize(static_cast<size_t>(h.uncompressed_page_size));
+  FLOE_TRY(codec_.decompress(meta_->codec, body, body_size, page_.data(), page_.size()));
+  FLOE_TRY(
+      decode_dictionary_page(page_.data(), page_.size(), h.dictionary_page_header->num_values));
+  ++dictionary_generation_;
+  return Status::OK();
+}
+
+Status ColumnDecoder::next_data_page(int64_t skip_up_to, DataPage* page) {
   const ColumnMetaData& meta = *meta_;
   std::string_view chunk = chunk_;
   const int64_t total = meta.num_values;
   const auto* base = reinterpret_cast<const uint8_t*>(chunk.data());
-  size_t pos = pos_;
-  *entries = 0;
-  while (seen_ < total && pos < chunk.size()) {
+  *page = DataPage{};
+  while (seen_ < total && pos_ < chunk.size()) {
     PageHeader h;
     size_t hsize = 0;
-    FLOE_TRY(decode_page_header(chunk.substr(pos), &h, &hsize));
-    pos += hsize;
+    FLOE_TRY(decode_page_header(chunk.substr(pos_), &h, &hsize));
+    size_t pos = pos_ + hsize;
     if (h.compressed_page_size < 0 || h.uncompressed_page_size < 0 ||
         static_cast<size_t>(h.compressed_page_size) > chunk.size() - pos) {
       return invalid_data("page of {} bytes runs past the column chunk ({} bytes left)",
@@ -659,47 +666,49 @@ Status ColumnDecoder::decode_page(ColumnVector* out, std::vector<int16_t>* defs,
     }
     const uint8_t* body = base + pos;
     size_t body_size = static_cast<size_t>(h.compressed_page_size);
-    pos += body_size;
-    pos_ = pos;
+    pos_ = pos + body_size;
     if (h.type == PageType::kDictionaryPage) {
-      if (!h.dictionary_page_header) return invalid_data("dictionary page without its header");
-      page_.resize(static_cast<size_t>(h.uncompressed_page_size));
-      FLOE_TRY(codec_.decompress(meta.codec, body, body_size, page_.data(), page_.size()));
-      FLOE_TRY(
-          decode_dictionary_page(page_.data(), page_.size(), h.dictionary_page_header->num_values));
+      FLOE_TRY(load_dictionary(h, body, body_size));
       continue;
     }
     if (h.type != PageType::kDataPage && h.type != PageType::kDataPageV2) continue;
-    int64_t nvals;
-    Encoding enc;
-    const uint8_t* p;
-    size_t n;
-    size_t rep_bytes = 0, def_bytes = 0;
-    const uint8_t* level_base = nullptr;
     bool v2 = h.type == PageType::kDataPageV2;
+    if (!v2 && !h.data_page_header) return invalid_data("data page without its header");
+    if (v2 && !h.data_page_header_v2) return invalid_data("data page v2 without its header");
+    int64_t nvals = v2 ? h.data_page_header_v2->num_values : h.data_page_header->num_values;
+    if (nvals < 0 || nvals > total - seen_) {
+      return invalid_data("page holds {} values, the chunk only {} more", nvals, total - seen_);
+    }
+    if (nvals == 0) continue;
+    page->values = nvals;
+    page->v2 = v2;
+    if (nvals <= skip_up_to) {
+      // Passed over from its header alone: nothing is decompressed.
+      page->skipped = true;
+      seen_ += nvals;
+      return Status::OK();
+    }
     if (!v2) {
-      if (!h.data_page_header) return invalid_data("data page without its header");
-      nvals = h.data_page_header->num_values;
-      enc = h.data_page_header->encoding;
+      page->encoding = h.data_page_header->encoding;
+      page->def_encoding = h.data_page_header->definition_level_encoding;
+      page->rep_encoding = h.data_page_header->repetition_level_encoding;
       if (meta.codec == Codec::kUncompressed) {
         // Decoded straight from the chunk (decoders stay inside [p, p + n)).
         if (body_size != static_cast<size_t>(h.uncompressed_page_size)) {
           return invalid_data("uncompressed page has {} bytes, header says {}", body_size,
                               h.uncompressed_page_size);
         }
-        p = body;
-        n = body_size;
+        page->p = body;
+        page->n = body_size;
       } else {
         page_.resize(static_cast<size_t>(h.uncompressed_page_size));
         FLOE_TRY(codec_.decompress(meta.codec, body, body_size, page_.data(), page_.size()));
-        p = page_.data();
-        n = page_.size();
+        page->p = page_.data();
+        page->n = page_.size();
       }
     } else {
-      if (!h.data_page_header_v2) return invalid_data("data page v2 without its header");
       const auto& d = *h.data_page_header_v2;
-      nvals = d.num_values;
-      enc = d.encoding;
+      page->encoding = d.encoding;
       if (d.repetition_levels_byte_length < 0 || d.definition_levels_byte_length < 0 ||
           static_cast<size_t>(d.repetition_levels_byte_length) +
                   static_cast<size_t>(d.definition_levels_byte_length) >
@@ -708,66 +717,236 @@ Status ColumnDecoder::decode_page(ColumnVector* out, std::vector<int16_t>* defs,
               h.uncompressed_page_size) {
         return invalid_data("data page v2 level lengths past the page");
       }
-      rep_bytes = static_cast<size_t>(d.repetition_levels_byte_length);
-      def_bytes = static_cast<size_t>(d.definition_levels_byte_length);
-      level_base = body;
-      size_t lv = rep_bytes + def_bytes;
+      page->rep_bytes = static_cast<size_t>(d.repetition_levels_byte_length);
+      page->def_bytes = static_cast<size_t>(d.definition_levels_byte_length);
+      page->level_base = body;
+      size_t lv = page->rep_bytes + page->def_bytes;
       size_t usize = static_cast<size_t>(h.uncompressed_page_size) - lv;
       if (d.is_compressed && meta.codec != Codec::kUncompressed) {
         page_.resize(usize);
         FLOE_TRY(codec_.decompress(meta.codec, body + lv, body_size - lv, page_.data(), usize));
-        p = page_.data();
-        n = page_.size();
+        page->p = page_.data();
+        page->n = page_.size();
       } else {
         if (body_size - lv != usize) return invalid_data("data page v2 size mismatch");
-        p = body + lv;
-        n = usize;
+        page->p = body + lv;
+        page->n = usize;
       }
     }
-    if (nvals < 0 || nvals > total - seen_) {
-      return invalid_data("page holds {} values, the chunk only {} more", nvals, total - seen_);
-    }
-    if (nvals == 0) continue;
-    int64_t present = nvals;
-    if (spec.max_rep > 0) {
-      size_t old = reps->size();
-      reps->resize(old + static_cast<size_t>(nvals));
-      size_t used;
-      if (v2) {
-        FLOE_TRY(decode_levels(Encoding::kRle, level_base, rep_bytes, spec.max_rep, nvals,
-                               reps->data() + old, &used, false));
-      } else {
-        FLOE_TRY(decode_levels(h.data_page_header->repetition_level_encoding, p, n, spec.max_rep,
-                               nvals, reps->data() + old, &used, true));
-        p += used;
-        n -= used;
-      }
-    }
-    if (spec.max_def > 0) {
-      size_t old = defs->size();
-      defs->resize(old + static_cast<size_t>(nvals));
-      size_t used;
-      if (v2) {
-        FLOE_TRY(decode_levels(Encoding::kRle, level_base + rep_bytes, def_bytes, spec.max_def,
-                               nvals, defs->data() + old, &used, false));
-      } else {
-        FLOE_TRY(decode_levels(h.data_page_header->definition_level_encoding, p, n, spec.max_def,
-                               nvals, defs->data() + old, &used, true));
-        p += used;
-        n -= used;
-      }
-      const int16_t* d = defs->data() + old;
-      int64_t c = 0;
-      for (int64_t i = 0; i < nvals; ++i) c += d[i] == spec.max_def;
-      present = c;
-    }
-    FLOE_TRY(decode_values(enc, p, n, present, out));
     seen_ += nvals;
-    *entries = nvals;
     return Status::OK();
   }
-  pos_ = pos;
   return Status::OK();
+}
+
+Status ColumnDecoder::decode_page_levels(DataPage* pg, std::vector<int16_t>* defs,
+                                         std::vector<int16_t>* reps, int64_t* present) {
+  const LeafSpec& spec = *spec_;
+  const int64_t nvals = pg->values;
+  *present = nvals;
+  if (spec.max_rep > 0) {
+    size_t old = reps->size();
+    reps->resize(old + static_cast<size_t>(nvals));
+    size_t used;
+    if (pg->v2) {
+      FLOE_TRY(decode_levels(Encoding::kRle, pg->level_base, pg->rep_bytes, spec.max_rep, nvals,
+                             reps->data() + old, &used, false));
+    } else {
+      FLOE_TRY(decode_levels(pg->rep_encoding, pg->p, pg->n, spec.max_rep, nvals,
+                             reps->data() + old, &used, true));
+      pg->p += used;
+      pg->n -= used;
+    }
+  }
+  if (spec.max_def > 0) {
+    size_t old = defs->size();
+    defs->resize(old + static_cast<size_t>(nvals));
+    size_t used;
+    if (pg->v2) {
+      FLOE_TRY(decode_levels(Encoding::kRle, pg->level_base + pg->rep_bytes, pg->def_bytes,
+                             spec.max_def, nvals, defs->data() + old, &used, false));
+    } else {
+      FLOE_TRY(decode_levels(pg->def_encoding, pg->p, pg->n, spec.max_def, nvals,
+                             defs->data() + old, &used, true));
+      pg->p += used;
+      pg->n -= used;
+    }
+    *present = count_at(defs->data(), static_cast<int64_t>(old), static_cast<int64_t>(old) + nvals,
+                        spec.max_def);
+  }
+  return Status::OK();
+}
+
+Status ColumnDecoder::decode_page(ColumnVector* out, std::vector<int16_t>* defs,
+                                  std::vector<int16_t>* reps, int64_t* entries) {
+  *entries = 0;
+  DataPage pg;
+  FLOE_TRY(next_data_page(0, &pg));
+  if (pg.values == 0) return Status::OK();
+  int64_t present;
+  FLOE_TRY(decode_page_levels(&pg, defs, reps, &present));
+  FLOE_TRY(decode_values(pg.encoding, pg.p, pg.n, present, out));
+  *entries = pg.values;
+  return Status::OK();
+}
+
+Status ColumnDecoder::skip(int64_t rows) {
+  const LeafSpec& spec = *spec_;
+  if (spec.max_rep > 0) return Status(ErrorKind::kInternal, "skip on a repeated column");
+  int64_t k = std::min(rows, kept_entries_ - kept_entry_);
+  if (k > 0) {
+    kept_value_ += spec.max_def == 0
+                       ? k
+                       : count_at(kept_defs_.data(), kept_entry_, kept_entry_ + k, spec.max_def);
+    kept_entry_ += k;
+    rows -= k;
+  }
+  while (rows > 0) {
+    DataPage pg;
+    FLOE_TRY(next_data_page(rows, &pg));
+    if (pg.values == 0) {
+      return invalid_data("column chunk ends {} rows before the rows skipped", rows);
+    }
+    if (pg.skipped) {
+      rows -= pg.values;
+      continue;
+    }
+    // The page runs past the skipped rows: decode it and keep the rows after them.
+    if (!skipped_ || !skipped_->type()->equals(*spec.type))
+      skipped_ = ColumnVector::make(spec.type);
+    skipped_->clear();
+    skip_defs_.clear();
+    skip_reps_.clear();
+    int64_t present;
+    FLOE_TRY(decode_page_levels(&pg, &skip_defs_, &skip_reps_, &present));
+    FLOE_TRY(decode_values(pg.encoding, pg.p, pg.n, present, skipped_.get()));
+    keep_tail(pg.values, rows, skipped_.get(), &skip_defs_, &skip_reps_);
+    rows = 0;
+  }
+  return Status::OK();
+}
+
+namespace {
+
+// Appends a run, merged with the last one when it has the same code.
+inline void add_run(std::vector<ColumnDecoder::Run>* runs, uint32_t code, int64_t rows) {
+  if (!runs->empty() && runs->back().code == code) {
+    runs->back().rows += static_cast<uint32_t>(rows);
+  } else {
+    runs->push_back({code, static_cast<uint32_t>(rows)});
+  }
+}
+
+}  // namespace
+
+Status ColumnDecoder::next_runs(std::vector<Run>* runs, int64_t* rows) {
+  const LeafSpec& spec = *spec_;
+  runs->clear();
+  *rows = 0;
+  if (spec.max_rep > 0 || spec.physical != PhysicalType::kByteArray) {
+    return Status(ErrorKind::kInternal, "next_runs on a repeated or non-BYTE_ARRAY column");
+  }
+  DataPage pg;
+  FLOE_TRY(next_data_page(0, &pg));
+  if (pg.values == 0) {
+    if (seen_ != meta_->num_values) {
+      return invalid_data("column chunk holds {} of its {} values", seen_, meta_->num_values);
+    }
+    return Status::OK();
+  }
+  run_defs_.clear();
+  int64_t present;
+  FLOE_TRY(decode_page_levels(&pg, &run_defs_, &run_reps_, &present));
+  const bool nullable = spec.max_def > 0;
+  if (pg.encoding == Encoding::kPlainDictionary || pg.encoding == Encoding::kRleDictionary) {
+    if (!has_dict_) return invalid_data("dictionary-encoded page without a dictionary page");
+    const uint32_t dict_size = static_cast<uint32_t>(dict_->length());
+    uint32_t max_code = 0;
+    if (present > 0) {
+      if (pg.n < 1) return invalid_data("truncated dictionary indices");
+      int bw = pg.p[0];
+      if (bw > 32) return invalid_data("dictionary index bit width {}", bw);
+      RleDecoder d(pg.p + 1, pg.n - 1, bw);
+      if (!nullable) {
+        // Runs straight from the RLE stream: a repeated run is one Run whatever its length;
+        // bit-packed indices are unpacked a stretch at a time and equal neighbours merged.
+        constexpr int64_t kStretch = 1024;
+        indices_.resize(kStretch);
+        for (int64_t left = present; left > 0;) {
+          bool repeated = false;
+          uint32_t v = 0;
+          int64_t k = d.next_stretch(indices_.data(), std::min(left, kStretch), &repeated, &v);
+          if (k == 0) return invalid_data("truncated dictionary indices");
+          if (repeated) {
+            max_code = std::max(max_code, v);
+            add_run(runs, v, k);
+          } else {
+            for (int64_t i = 0; i < k; ++i) {
+              max_code = std::max(max_code, indices_[i]);
+              add_run(runs, indices_[i], 1);
+            }
+          }
+          left -= k;
+        }
+      } else {
+        indices_.resize(static_cast<size_t>(present));
+        if (d.get(indices_.data(), present) != present) {
+          return invalid_data("truncated dictionary indices");
+        }
+      }
+    }
+    if (nullable) {
+      const int16_t* defs = run_defs_.data();
+      int64_t j = 0;
+      for (int64_t i = 0; i < pg.values; ++i) {
+        if (defs[i] == spec.max_def) {
+          uint32_t v = indices_[static_cast<size_t>(j++)];
+          max_code = std::max(max_code, v);
+          add_run(runs, v, 1);
+        } else {
+          add_run(runs, kNull, 1);
+        }
+      }
+    }
+    if (present > 0 && max_code >= dict_size) {
+      return invalid_data("dictionary index out of range (dictionary has {})", dict_size);
+    }
+  } else {
+    // Another encoding (PLAIN after a dictionary fallback, delta strings): the generic decode,
+    // then runs of equal neighbouring values, each naming its first value.
+    if (!plain_ || !plain_->type()->equals(*spec.type)) plain_ = ColumnVector::make(spec.type);
+    plain_->clear();
+    FLOE_TRY(decode_values(pg.encoding, pg.p, pg.n, present, plain_.get()));
+    const ColumnVector& vals = *plain_;
+    const int16_t* defs = nullable ? run_defs_.data() : nullptr;
+    int64_t j = 0;
+    int64_t first = -1;  // the value the current plain run names
+    for (int64_t i = 0; i < pg.values; ++i) {
+      if (defs && defs[i] != spec.max_def) {
+        add_run(runs, kNull, 1);
+        continue;
+      }
+      if (first >= 0 && runs->back().code == (kPlain | static_cast<uint32_t>(first)) &&
+          vals.bytes_at(j) == vals.bytes_at(first)) {
+        runs->back().rows += 1;
+      } else {
+        first = j;
+        runs->push_back({kPlain | static_cast<uint32_t>(j), 1});
+      }
+      ++j;
+    }
+  }
+  *rows = pg.values;
+  return Status::OK();
+}
+
+int64_t chunk_start(const ColumnMetaData& m) {
+  int64_t start = m.data_page_offset;
+  if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 &&
+      *m.dictionary_page_offset < start) {
+    start = *m.dictionary_page_offset;
+  }
+  return start;
 }
 
 }  // namespace floe::parquet::internal

@@ -36,8 +36,50 @@ class ColumnDecoder {
   // The whole chunk: start() then next(-1).
   Status decode(const LeafSpec& spec, const ColumnMetaData& meta, std::string_view chunk,
                 ColumnVector* out, std::vector<int16_t>* defs, std::vector<int16_t>* reps);
+  // Passes over the next `rows` rows of a flat column. Whole pages inside them are skipped
+  // from their headers, undecompressed; a page that runs past them is decoded and its tail
+  // kept for next().
+  Status skip(int64_t rows);
+
+  // Reading a flat BYTE_ARRAY column as runs of equal values, without copying the values of
+  // dictionary-encoded pages (a sorted column's RLE runs are long). A run names a dictionary
+  // index, kPlain | i for value i of plain_values() (pages in another encoding, decoded the
+  // generic way), or kNull. Not to be mixed with next() on one chunk.
+  struct Run {
+    uint32_t code;
+    uint32_t rows;
+  };
+  static constexpr uint32_t kNull = 0xFFFFFFFFu;
+  static constexpr uint32_t kPlain = 0x80000000u;
+  // The next data page as runs; *rows = its rows (0 at the end of the chunk).
+  Status next_runs(std::vector<Run>* runs, int64_t* rows);
+  // The dictionary the dictionary indices refer to, and a number that changes whenever it is
+  // replaced (also across chunks).
+  const ColumnVector& dictionary() const { return *dict_; }
+  uint64_t dictionary_generation() const { return dictionary_generation_; }
+  const ColumnVector& plain_values() const { return *plain_; }
 
  private:
+  // A data page located, its body decompressed (unless skipped), levels not yet decoded.
+  struct DataPage {
+    int64_t values = 0;    // level entries; 0 at the end of the chunk
+    bool skipped = false;  // passed over from its header alone
+    bool v2 = false;
+    Encoding encoding = Encoding::kPlain;
+    Encoding def_encoding = Encoding::kRle, rep_encoding = Encoding::kRle;  // v1
+    const uint8_t* p = nullptr;  // v1: levels then values; v2: values
+    size_t n = 0;
+    const uint8_t* level_base = nullptr;  // v2
+    size_t rep_bytes = 0, def_bytes = 0;  // v2
+  };
+  // Finds the next data page, loading dictionary pages on the way. A data page of at most
+  // `skip_up_to` entries is only counted (skipped = true).
+  Status next_data_page(int64_t skip_up_to, DataPage* page);
+  // Appends the page's levels to defs/reps (moving p past v1 levels); *present = its
+  // non-null values.
+  Status decode_page_levels(DataPage* page, std::vector<int16_t>* defs, std::vector<int16_t>* reps,
+                            int64_t* present);
+  Status load_dictionary(const PageHeader& h, const uint8_t* body, size_t body_size);
   // Decodes the next data page (dictionary pages on the way are loaded), appending to
   // out/defs/reps; *entries = its level entries (0 at the end of the chunk).
   Status decode_page(ColumnVector* out, std::vector<int16_t>* defs, std::vector<int16_t>* reps,
@@ -74,5 +116,12 @@ class ColumnDecoder {
   ColumnPtr kept_;
   std::vector<int16_t> kept_defs_, kept_reps_;
   int64_t kept_entry_ = 0, kept_entries_ = 0, kept_value_ = 0;
+  uint64_t dictionary_generation_ = 0;
+  ColumnPtr skipped_, plain_;  // skip()'s partly skipped page; next_runs()'s generic values
+  std::vector<int16_t> skip_defs_, skip_reps_, run_defs_, run_reps_;
 };
+
+// Where a column chunk starts: its dictionary page, else its first data page.
+int64_t chunk_start(const ColumnMetaData& meta);
+
 }  // namespace floe::parquet::internal

@@ -48,6 +48,24 @@ class RleDecoder {
     }
     return done;
   }
+  // The next stretch of at most n values: a repeated run (*repeated set, its value in *value,
+  // out untouched) or bit-packed values unpacked into out. Returns its length, 0 at the end.
+  template <typename T>
+  int64_t next_stretch(T* out, int64_t n, bool* repeated, T* value) {
+    if (rle_left_ == 0 && bp_left_ == 0 && !next_run()) return 0;
+    if (rle_left_ > 0) {
+      int64_t k = std::min(rle_left_, n);
+      *repeated = true;
+      *value = static_cast<T>(rle_value_);
+      rle_left_ -= k;
+      return k;
+    }
+    int64_t k = std::min(bp_left_, n);
+    unpack(out, k);
+    bp_left_ -= k;
+    *repeated = false;
+    return k;
+  }
   bool error() const { return error_; }
 
  private:

@@ -11,6 +11,7 @@
 
 namespace floe::parquet {
 
+using internal::chunk_start;
 using internal::ColumnDecoder;
 using internal::Conv;
 using internal::FileSchema;
@@ -44,15 +45,6 @@ struct ParquetReader::LeafState {
 };
 
 namespace {
-
-int64_t chunk_start(const ColumnMetaData& m) {
-  int64_t start = m.data_page_offset;
-  if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 &&
-      *m.dictionary_page_offset < start) {
-    start = *m.dictionary_page_offset;
-  }
-  return start;
-}
 
 // Spreads the dense values of `col` over slots: slot i takes the next value when valid[i].
 Status expand(ColumnVector* col, const std::vector<uint8_t>& valid) {
