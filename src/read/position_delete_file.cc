@@ -103,7 +103,7 @@ struct Column {
   LeafSpec spec;
   int leaf = 0;
   std::string name;
-  std::string chunk;
+  Buffer chunk;
   ColumnDecoder decoder;
 };
 
@@ -144,7 +144,9 @@ class RunReader {
     Status st = io_.read_range_into(file_.path(), parquet::internal::chunk_start(meta),
                                     meta.total_compressed_size, &c->chunk);
     if (!st.ok()) return st.with_context(file_.path());
-    return c->decoder.start(c->spec, meta, c->chunk);
+    return c->decoder.start(
+        c->spec, meta,
+        std::string_view(reinterpret_cast<const char*>(c->chunk.data()), c->chunk.size()));
   }
 
   Status read_group(int g) {
