@@ -124,8 +124,11 @@ Result<int64_t> read_file(const std::string& path, const std::vector<int32_t>& i
   return rows;
 }
 
+// The file the floe-only read benchmarks read: FLOE_BENCH_FILE (any file with the 10-column
+// schema's field ids, e.g. one DuckDB wrote), else one floe writes.
 const std::string& bench_file() {
   static std::string path = [] {
+    if (const char* f = std::getenv("FLOE_BENCH_FILE")) return std::string(f);
     std::string p = (bench_dir() / "floe.parquet").string();
     auto m = write_file(p);
     if (!m.ok()) std::fprintf(stderr, "%s\n", m.status().to_string().c_str());

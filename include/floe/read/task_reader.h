@@ -41,7 +41,8 @@ class ScanReader {
              std::vector<int32_t> projection = {});
 
   using BatchSink = std::function<Status(ColumnBatch&&)>;
-  // Reads one task; batches go to `sink` (one per row group, empty ones skipped).
+  // Reads one task; batches go to `sink` (at most one Parquet reader batch of rows each, empty
+  // ones skipped).
   Status read(const FileScanTask& task, const BatchSink& sink);
 
   // The output fields (projected columns of the schema).

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "floe/util/compression.h"
+#include "format/parquet/snappy_decoder.h"
 
 namespace floe::parquet::internal {
 
@@ -69,15 +70,11 @@ Status PageCodec::decompress(Codec codec, const uint8_t* src, size_t n, uint8_t*
       std::memcpy(dst, src, n);
       return Status::OK();
     case Codec::kSnappy: {
-      size_t len = 0;
-      if (::snappy_uncompressed_length(reinterpret_cast<const char*>(src), n, &len) != SNAPPY_OK ||
-          len != dst_size) {
+      uint64_t len = 0;
+      if (!snappy_declared_length(src, n, &len) || len != dst_size) {
         return invalid_data("snappy: corrupt page or wrong size");
       }
-      if (::snappy_uncompress(reinterpret_cast<const char*>(src), n, reinterpret_cast<char*>(dst),
-                              &len) != SNAPPY_OK) {
-        return invalid_data("snappy: corrupt page");
-      }
+      if (!snappy_decompress(src, n, dst, dst_size)) return invalid_data("snappy: corrupt page");
       return Status::OK();
     }
     case Codec::kZstd: {
