@@ -432,7 +432,7 @@ class DictBuilder {
     if (table.empty()) table.assign(1024, Slot<K>{0, -1});
     // Large dictionaries outgrow the cache: the slot of a value a few rows ahead is fetched
     // while this one is probed.
-    constexpr int64_t kAhead = 8;
+    constexpr int64_t kAhead = 32;
     for (int64_t i = 0; i < n; ++i) {
       if (i + kAhead < n) __builtin_prefetch(&table[mix(in[i + kAhead]) & (table.size() - 1)]);
       K key = in[i];
