@@ -6,7 +6,6 @@
 // Codec of the floe-only benchmarks: FLOE_BENCH_CODEC (zstd, snappy, uncompressed; default zstd,
 // level 3), threads: FLOE_BENCH_THREADS (default 1).
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -22,6 +21,8 @@
 namespace {
 
 using namespace floe;
+using bench::best_times;
+using bench::Timing;
 namespace fs = std::filesystem;
 
 int64_t bench_rows() {
@@ -151,32 +152,6 @@ void BM_ParquetWrite(benchmark::State& state) {
 }
 BENCHMARK(BM_ParquetWrite)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-struct Timing {
-  double wall = 1e30, cpu = 1e30;  // seconds; cpu: the process, every thread
-};
-
-double process_cpu_seconds() {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-// Best wall and best CPU time of `runs` calls (the machine is shared: CPU time is the steadier).
-template <typename F>
-Timing best_times(int runs, F&& f) {
-  Timing best;
-  for (int i = 0; i < runs; ++i) {
-    double c0 = process_cpu_seconds();
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    best.wall = std::min(
-        best.wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    best.cpu = std::min(best.cpu, process_cpu_seconds() - c0);
-  }
-  return best;
-}
-
 // Q1's projections: every column, the 8 numeric ones (all but the two strings), two columns.
 struct Projection {
   const char* name;
@@ -236,12 +211,7 @@ void BM_ParquetVsDuckDB(benchmark::State& state) {
     std::string cmd = "cd '" + oracle + "' && node parquet_bench_duckdb.mjs '" + path + "' '" +
                       bench_dir().string() + "' " + codec + " " + std::to_string(threads) + " '" +
                       projections_json() + "'";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    std::string text;
-    char buf[4096];
-    size_t n;
-    while (pipe && (n = fread(buf, 1, sizeof(buf), pipe)) > 0) text.append(buf, n);
-    if (pipe) pclose(pipe);
+    std::string text = bench::command_output(cmd);
     auto j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.contains("reads")) {
       state.SkipWithError(("DuckDB timing failed: " + text).c_str());

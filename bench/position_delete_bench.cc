@@ -8,7 +8,6 @@
 // FLOE_BENCH_SCALE, a comma-separated list of row counts (default 1000000; the workload is
 // "1000000,10000000").
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "bench_support.h"
 #include "floe/format/parquet/writer.h"
 #include "floe/read/position_delete_file.h"
 #include "floe/write/delete_writer.h"
@@ -24,6 +24,8 @@
 namespace {
 
 using namespace floe;
+using bench::best_times;
+using bench::Timing;
 namespace fs = std::filesystem;
 
 constexpr int kDataFiles = 100;
@@ -84,31 +86,6 @@ Status write_file(const std::string& path, int64_t rows) {
   return Status::OK();
 }
 
-double process_cpu_seconds() {
-  struct rusage u;
-  getrusage(RUSAGE_SELF, &u);
-  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
-         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
-}
-
-struct Timing {
-  double wall = 1e30, cpu = 1e30;
-};
-
-template <typename F>
-Timing best_times(int runs, F&& f) {
-  Timing best;
-  for (int i = 0; i < runs; ++i) {
-    double c0 = process_cpu_seconds();
-    auto t0 = std::chrono::steady_clock::now();
-    f();
-    best.wall = std::min(
-        best.wall, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-    best.cpu = std::min(best.cpu, process_cpu_seconds() - c0);
-  }
-  return best;
-}
-
 // Reads the file; returns the positions found (so the work is not optimized away) or -1.
 int64_t read_file(const std::string& path, bool runs, const std::optional<std::string>& target) {
   PositionDeleteReadOptions o;
@@ -149,12 +126,7 @@ void BM_PositionDeleteVsDuckDB(benchmark::State& state) {
       }
       std::string cmd = "cd '" + oracle + "' && node position_delete_bench_duckdb.mjs '" + path +
                         "' '" + target + "'";
-      FILE* pipe = popen(cmd.c_str(), "r");
-      std::string text;
-      char buf[4096];
-      size_t n;
-      while (pipe && (n = fread(buf, 1, sizeof(buf), pipe)) > 0) text.append(buf, n);
-      if (pipe) pclose(pipe);
+      std::string text = bench::command_output(cmd);
       auto j = nlohmann::json::parse(text, nullptr, false);
       bool duck = !j.is_discarded() && j.contains("full");
       if (!duck) std::fprintf(stderr, "DuckDB timing failed: %s\n", text.c_str());

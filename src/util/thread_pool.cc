@@ -38,6 +38,18 @@ void ThreadPool::worker_loop() {
   }
 }
 
+void ThreadPool::submit(std::function<void()> job) {
+  if (workers_.empty()) {
+    job();
+    return;
+  }
+  {
+    std::lock_guard lock(mu_);
+    queue_.push_back(std::move(job));
+  }
+  cv_.notify_one();
+}
+
 Status ThreadPool::parallel_for(size_t n, const std::function<Status(size_t)>& fn) {
   if (n == 0) return Status::OK();
   std::atomic<size_t> next{0};

@@ -30,6 +30,10 @@ class ThreadPool {
   // items after the first error and returns it.
   Status parallel_for(size_t n, const std::function<Status(size_t)>& fn);
 
+  // Runs job on a worker, some time later (inline when the pool has no workers). Jobs still
+  // queued when the pool is destroyed run before it returns.
+  void submit(std::function<void()> job);
+
   static int default_threads();
 
  private:

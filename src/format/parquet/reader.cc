@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <set>
 
@@ -217,6 +219,11 @@ struct ParquetReader::Impl {
   int64_t batch_first_row = 0;
   std::vector<int64_t> group_first_row;  // file row number of each row group's first row
   std::vector<std::unique_ptr<LeafState>> leaves;
+  // With threads and row groups of at most batch_rows rows (DuckDB writes 122,880), whole row
+  // groups are decoded ahead, one per thread, like DuckDB's scans: columns of unequal cost
+  // then keep every thread busy, which splitting each batch by column does not.
+  bool use_ahead = false;
+  std::deque<std::shared_ptr<Ahead>> ahead;
 
   // Runs fn(i) for i < n, on the pool when there is one.
   Status for_each(size_t n, const std::function<Status(size_t)>& fn) {
@@ -228,7 +235,32 @@ struct ParquetReader::Impl {
   }
 };
 
-ParquetReader::~ParquetReader() = default;
+// One row group decoded ahead: claimed by the first thread to reach it (a pool job, or the
+// caller helping while it waits for an earlier one).
+struct ParquetReader::Ahead {
+  int group = 0;
+  std::mutex mu;
+  std::condition_variable cv;
+  bool claimed = false, done = false;
+  std::optional<Result<ColumnBatch>> result;
+  std::vector<std::unique_ptr<LeafState>> leaves;
+};
+
+ParquetReader::~ParquetReader() {
+  if (impl_) drain_ahead();
+}
+
+void ParquetReader::drain_ahead() {
+  for (auto& a : impl_->ahead) {
+    std::unique_lock lock(a->mu);
+    if (!a->claimed) {
+      a->claimed = true;  // its job, when it runs, leaves it alone
+      continue;
+    }
+    a->cv.wait(lock, [&] { return a->done; });  // a worker is decoding it
+  }
+  impl_->ahead.clear();
+}
 
 Result<std::unique_ptr<ParquetReader>> ParquetReader::open(FileIOPtr io, std::string path,
                                                            ReaderOptions options) {
@@ -320,6 +352,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::open(FileIOPtr io, std::st
 }
 
 Status ParquetReader::select(const std::vector<int32_t>& field_ids) {
+  drain_ahead();
   pending_.reset();
   std::set<int32_t> ids(field_ids.begin(), field_ids.end());
   impl_->selected.clear();
@@ -388,6 +421,7 @@ Result<RowGroupInfo> ParquetReader::row_group_info(int index) const {
 }
 
 void ParquetReader::set_row_group_filter(std::function<bool(const RowGroupInfo&)> filter) {
+  drain_ahead();
   filter_ = std::move(filter);
   pending_.reset();
 }
@@ -434,7 +468,8 @@ void build_chains(const MNode& m, ColumnVector* col, std::vector<Step>& prefix,
 }  // namespace
 
 Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t rows,
-                                               std::vector<std::unique_ptr<LeafState>>* leaves) {
+                                               std::vector<std::unique_ptr<LeafState>>* leaves,
+                                               bool parallel) {
   const RowGroup& rg = metadata_.row_groups[index];
   ColumnBatch batch = ColumnBatch::make(output_fields_);
   batch.num_rows = rows;
@@ -584,7 +619,11 @@ Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t
     }
     return Status::OK();
   };
-  FLOE_TRY(im.for_each(im.selected.size(), read_field));
+  if (parallel) {
+    FLOE_TRY(im.for_each(im.selected.size(), read_field));
+  } else {
+    for (size_t f = 0; f < im.selected.size(); ++f) FLOE_TRY(read_field(f));
+  }
   return batch;
 }
 
@@ -608,7 +647,12 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_batch() {
         im.group_first_row[g + 1] = im.group_first_row[g] + metadata_.row_groups[g].num_rows;
       }
     }
+    im.use_ahead = im.pool != nullptr && options_.batch_rows > 0 && pending_->size() > 1;
+    for (int g : *pending_) {
+      im.use_ahead &= metadata_.row_groups[g].num_rows <= options_.batch_rows;
+    }
   }
+  if (im.use_ahead) return next_ahead();
   while (im.row_group < 0 || im.row_in_group >= metadata_.row_groups[im.row_group].num_rows) {
     if (next_ >= pending_->size()) return std::optional<ColumnBatch>();
     im.row_group = (*pending_)[next_++];
@@ -621,6 +665,70 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_batch() {
   im.batch_first_row = im.group_first_row[static_cast<size_t>(im.row_group)] + im.row_in_group;
   im.row_in_group += rows;
   return std::optional<ColumnBatch>(std::move(b));
+}
+
+void ParquetReader::decode_ahead(Ahead& a) {
+  int64_t rows = metadata_.row_groups[a.group].num_rows;
+  auto r = decode_rows(a.group, 0, rows, &a.leaves, false);
+  a.leaves.clear();
+  std::lock_guard lock(a.mu);
+  a.result.emplace(std::move(r));
+  a.done = true;
+  a.cv.notify_all();
+}
+
+Result<std::optional<ColumnBatch>> ParquetReader::next_ahead() {
+  Impl& im = *impl_;
+  // Keep one row group per thread, and one more, on the way.
+  while (im.ahead.size() < static_cast<size_t>(im.pool->size()) + 1 && next_ < pending_->size()) {
+    auto a = std::make_shared<Ahead>();
+    a->group = (*pending_)[next_++];
+    im.ahead.push_back(a);
+    im.pool->submit([this, a] {
+      {
+        std::lock_guard lock(a->mu);
+        if (a->claimed) return;
+        a->claimed = true;
+      }
+      decode_ahead(*a);
+    });
+  }
+  if (im.ahead.empty()) return std::optional<ColumnBatch>();
+  std::shared_ptr<Ahead> front = im.ahead.front();
+  while (true) {
+    {
+      std::lock_guard lock(front->mu);
+      if (front->done) break;
+    }
+    // Help with a row group no thread has started rather than wait idle.
+    std::shared_ptr<Ahead> todo;
+    for (auto& a : im.ahead) {
+      std::lock_guard lock(a->mu);
+      if (!a->claimed) {
+        a->claimed = true;
+        todo = a;
+        break;
+      }
+    }
+    if (todo) {
+      decode_ahead(*todo);
+      continue;
+    }
+    std::unique_lock lock(front->mu);
+    front->cv.wait(lock, [&] { return front->done; });
+    break;
+  }
+  im.ahead.pop_front();
+  Result<ColumnBatch> r = std::move(*front->result);
+  if (!r.ok()) {
+    drain_ahead();
+    next_ = pending_->size();
+    return r.status();
+  }
+  im.row_group = front->group;
+  im.row_in_group = metadata_.row_groups[front->group].num_rows;
+  im.batch_first_row = im.group_first_row[static_cast<size_t>(front->group)];
+  return std::optional<ColumnBatch>(std::move(*r));
 }
 
 int64_t ParquetReader::batch_first_row() const { return impl_->batch_first_row; }

@@ -199,6 +199,97 @@ TEST(ParquetReader, SplitsReadEachRowGroupOnceAndStatsPrune) {
   EXPECT_FALSE(end->has_value());
 }
 
+// With threads, row groups of at most batch_rows rows are decoded ahead on the pool: batches
+// still come in file order with the right row numbers, whatever the projection and filter; a
+// reader dropped or re-projected mid-file waits for its jobs; an error in a row group decoded
+// ahead is returned in its turn.
+TEST(ParquetReader, ThreadsDecodeRowGroupsAheadInFileOrder) {
+  TempDir dir;
+  std::string path = write_sample(dir.path, 20000);
+  auto io = make_local_file_io();
+  struct Read {
+    std::vector<std::string> rows;
+    std::vector<int64_t> first_rows;
+    std::vector<int> groups;
+  };
+  auto read = [&](int threads, std::vector<int32_t> ids, bool filter) {
+    Read out;
+    ReaderOptions o;
+    o.threads = threads;
+    auto r = ParquetReader::open(io, path, o);
+    EXPECT_TRUE(r.ok());
+    if (!ids.empty()) EXPECT_TRUE((*r)->select(ids).ok());
+    if (filter) {
+      (*r)->set_row_group_filter([](const RowGroupInfo& g) { return g.index % 2 == 1; });
+    }
+    while (true) {
+      auto b = (*r)->next_batch();
+      EXPECT_TRUE(b.ok()) << b.status().to_string();
+      if (!b.ok() || !*b) break;
+      canonical_rows(**b, &out.rows);
+      out.first_rows.push_back((*r)->batch_first_row());
+      out.groups.push_back((*r)->batch_row_group());
+    }
+    return out;
+  };
+  for (bool filter : {false, true}) {
+    for (const std::vector<int32_t>& ids : {std::vector<int32_t>{}, std::vector<int32_t>{2, 1}}) {
+      Read one = read(1, ids, filter);
+      ASSERT_GT(one.groups.size(), 3u);
+      for (int threads : {2, 3}) {
+        Read many = read(threads, ids, filter);
+        EXPECT_EQ(many.rows, one.rows) << threads << " threads";
+        EXPECT_EQ(many.first_rows, one.first_rows);
+        EXPECT_EQ(many.groups, one.groups);
+      }
+    }
+  }
+  ReaderOptions two;
+  two.threads = 2;
+  {
+    // Dropped after one batch, with row groups still being decoded ahead.
+    auto r = ParquetReader::open(io, path, two);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE((*r)->next_batch().ok());
+  }
+  {
+    // Re-projected after one batch: starts again from the first row group.
+    auto r = ParquetReader::open(io, path, two);
+    ASSERT_TRUE(r.ok());
+    ASSERT_TRUE((*r)->next_batch().ok());
+    ASSERT_TRUE((*r)->select({1}).ok());
+    auto b = (*r)->next_batch();
+    ASSERT_TRUE(b.ok() && *b);
+    EXPECT_EQ((*r)->batch_first_row(), 0);
+    EXPECT_EQ((**b).columns.size(), 1u);
+  }
+  // A corrupt page in the third row group: the first two batches, then its error.
+  std::string bad = (fs::path(dir.path) / "bad.parquet").string();
+  fs::copy_file(path, bad);
+  int64_t offset = 0;
+  {
+    auto r = ParquetReader::open(io, bad);
+    ASSERT_TRUE(r.ok());
+    offset = (*r)->metadata().row_groups[2].columns[0].meta_data->data_page_offset;
+  }
+  {
+    std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(offset);
+    f.write("\xff\xff\xff\xff\xff\xff\xff\xff", 8);
+  }
+  auto r = ParquetReader::open(io, bad, two);
+  ASSERT_TRUE(r.ok());
+  for (int i = 0; i < 2; ++i) {
+    auto b = (*r)->next_batch();
+    ASSERT_TRUE(b.ok() && *b) << i;
+  }
+  auto b = (*r)->next_batch();
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.status().kind(), ErrorKind::kInvalidData);
+  EXPECT_NE(b.status().to_string().find("bad.parquet"), std::string::npos)
+      << b.status().to_string();
+}
+
 TEST(ParquetReader, ProjectionByFieldId) {
   TempDir dir;
   std::string path = write_sample(dir.path, 100);

@@ -112,9 +112,17 @@ class ParquetReader {
  private:
   ParquetReader() = default;
   struct LeafState;
-  // Rows [first, first + rows) of row group `index`; first == 0 starts its chunks.
+  struct Ahead;
+  // Rows [first, first + rows) of row group `index`; first == 0 starts its chunks. `parallel`:
+  // the columns on the pool.
   Result<ColumnBatch> decode_rows(int index, int64_t first, int64_t rows,
-                                  std::vector<std::unique_ptr<LeafState>>* leaves);
+                                  std::vector<std::unique_ptr<LeafState>>* leaves,
+                                  bool parallel = true);
+  // next_batch() when row groups are decoded ahead, a whole one per batch, on the pool.
+  Result<std::optional<ColumnBatch>> next_ahead();
+  void decode_ahead(Ahead& a);
+  // Waits for the row groups being decoded ahead and drops them.
+  void drain_ahead();
   std::string path_;
   FileIOPtr io_;
   ReaderOptions options_;
