@@ -167,6 +167,28 @@ TEST_P(FileIOContract, ReadRangePastEndIsAnError) {
   EXPECT_EQ(io_->read_range(p, 0, -2).status().kind(), ErrorKind::kInvalidArgument);
 }
 
+// read_range_into: the same bytes and errors as read_range, into a buffer that is reused (a
+// shorter read shrinks it without reallocating), counted as one request.
+TEST_P(FileIOContract, ReadRangeIntoReusesTheBuffer) {
+  std::string p = path("digits");
+  ASSERT_TRUE(io_->write_file(p, "0123456789").ok());
+  Buffer buf;
+  auto text = [&] { return std::string(reinterpret_cast<const char*>(buf.data()), buf.size()); };
+  int64_t before = io_->counters().read_requests;
+  ASSERT_TRUE(io_->read_range_into(p, 2, 8, &buf).ok());
+  EXPECT_EQ(text(), "23456789");
+  EXPECT_EQ(io_->counters().read_requests - before, 1);
+  const uint8_t* memory = buf.data();
+  ASSERT_TRUE(io_->read_range_into(p, 0, 3, &buf).ok());
+  EXPECT_EQ(text(), "012");
+  EXPECT_EQ(buf.data(), memory);
+  ASSERT_TRUE(io_->read_range_into(p, 10, 0, &buf).ok());
+  EXPECT_EQ(buf.size(), 0u);
+  EXPECT_EQ(io_->read_range_into(p, 8, 3, &buf).kind(), ErrorKind::kInvalidData);
+  EXPECT_EQ(io_->read_range_into(p, -1, 2, &buf).kind(), ErrorKind::kInvalidArgument);
+  EXPECT_EQ(io_->read_range_into(path("missing"), 0, 1, &buf).kind(), ErrorKind::kNotFound);
+}
+
 TEST_P(FileIOContract, OverwriteReplaces) {
   std::string p = path("v.json");
   ASSERT_TRUE(io_->write_file(p, "first version, longer").ok());
