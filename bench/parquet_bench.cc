@@ -45,11 +45,11 @@ const Schema& bench_schema() {
   return schema;
 }
 
-parquet::WriterOptions bench_writer_options() {
-  std::map<std::string, std::string> props = {{"write.parquet.compression-codec", bench_codec()}};
+parquet::WriterOptions bench_writer_options(const std::string& codec, int threads) {
+  std::map<std::string, std::string> props = {{"write.parquet.compression-codec", codec}};
   auto o = parquet::WriterOptions::from_properties(props, bench_schema());
   if (!o.ok()) std::abort();
-  o->threads = bench_threads();
+  o->threads = threads;
   return *o;
 }
 
@@ -104,16 +104,19 @@ fs::path bench_dir() {
   return dir;
 }
 
-Result<parquet::DataFileMetrics> write_file(const std::string& path) {
+Result<parquet::DataFileMetrics> write_file(const std::string& path,
+                                            const std::string& codec = bench_codec(),
+                                            int threads = bench_threads()) {
   auto w = FLOE_TRY(parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema(),
-                                                 bench_writer_options()));
+                                                 bench_writer_options(codec, threads)));
   for (const auto& b : bench_batches()) FLOE_TRY(w->write(b));
   return w->close();
 }
 
-Result<int64_t> read_file(const std::string& path, const std::vector<int32_t>& ids = {}) {
+Result<int64_t> read_file(const std::string& path, const std::vector<int32_t>& ids = {},
+                          int threads = bench_threads()) {
   parquet::ReaderOptions options;
-  options.threads = bench_threads();
+  options.threads = threads;
   auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path, options));
   if (!ids.empty()) FLOE_TRY(r->select(ids));
   int64_t rows = 0;
@@ -201,13 +204,11 @@ const char* kCodecs[] = {"zstd", "snappy", "uncompressed"};
 void BM_ParquetVsDuckDB(benchmark::State& state) {
   const std::string codec = kCodecs[state.range(0)];
   const int threads = static_cast<int>(state.range(1));
-  ::setenv("FLOE_BENCH_CODEC", codec.c_str(), 1);
-  ::setenv("FLOE_BENCH_THREADS", std::to_string(threads).c_str(), 1);
   bench_batches();
   std::string oracle = fs::path(FLOE_SOURCE_DIR) / "tests" / "oracle";
   for (auto _ : state) {
     std::string path = (bench_dir() / ("floe-" + codec + ".parquet")).string();
-    Timing floe_write = best_times(2, [&] { (void)write_file(path); });
+    Timing floe_write = best_times(2, [&] { (void)write_file(path, codec, threads); });
     std::string cmd = "cd '" + oracle + "' && node parquet_bench_duckdb.mjs '" + path + "' '" +
                       bench_dir().string() + "' " + codec + " " + std::to_string(threads) + " '" +
                       projections_json() + "'";
@@ -231,7 +232,7 @@ void BM_ParquetVsDuckDB(benchmark::State& state) {
     for (const auto& [file_name, file] :
          {std::pair<std::string, std::string>{"floe", path}, {"duckdb", duck_file}}) {
       for (const auto& p : projections()) {
-        Timing t = best_times(3, [&] { (void)read_file(file, p.ids); });
+        Timing t = best_times(3, [&] { (void)read_file(file, p.ids, threads); });
         const auto& d = j["reads"][file_name + "/" + p.name];
         double ds = d["s"], dc = d["cpu_s"];
         worst = std::min(worst, ds / t.wall);

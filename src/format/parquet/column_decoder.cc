@@ -457,10 +457,8 @@ Status ColumnDecoder::start(const LeafSpec& spec, const ColumnMetaData& meta,
   pos_ = 0;
   seen_ = 0;
   has_dict_ = false;
-  if (!scratch_ || scratch_->type_id() != carrier_type(spec.physical, spec.type_length)->id() ||
-      scratch_->value_width() != physical_width(spec.physical, spec.type_length)) {
-    scratch_ = ColumnVector::make(carrier_type(spec.physical, spec.type_length));
-  }
+  TypePtr carrier = carrier_type(spec.physical, spec.type_length);
+  if (!scratch_ || !scratch_->type()->equals(*carrier)) scratch_ = ColumnVector::make(carrier);
   if (!kept_ || !kept_->type()->equals(*spec.type)) kept_ = ColumnVector::make(spec.type);
   kept_->clear();
   kept_entry_ = kept_entries_ = kept_value_ = 0;
