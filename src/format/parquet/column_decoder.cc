@@ -457,6 +457,7 @@ Status ColumnDecoder::start(const LeafSpec& spec, const ColumnMetaData& meta,
   pos_ = 0;
   seen_ = 0;
   has_dict_ = false;
+  shared_dict_.reset();
   TypePtr carrier = carrier_type(spec.physical, spec.type_length);
   if (!scratch_ || !scratch_->type()->equals(*carrier)) scratch_ = ColumnVector::make(carrier);
   if (!kept_ || !kept_->type()->equals(*spec.type)) kept_ = ColumnVector::make(spec.type);
@@ -638,6 +639,14 @@ Status ColumnDecoder::next(int64_t rows, ColumnVector* out, std::vector<int16_t>
 
 Status ColumnDecoder::load_dictionary(const PageHeader& h, const uint8_t* body, size_t body_size) {
   if (!h.dictionary_page_header) return invalid_data("dictionary page without its header");
+  size_t at = static_cast<size_t>(body - reinterpret_cast<const uint8_t*>(chunk_.data()));
+  dict_body_ = at;
+  if (shared_dict_ && shared_dict_body_ == at) {
+    dict_ = shared_dict_;
+    has_dict_ = true;
+    ++dictionary_generation_;
+    return Status::OK();
+  }
   page_.resize(static_cast<size_t>(h.uncompressed_page_size));
   FLOE_TRY(codec_.decompress(meta_->codec, body, body_size, page_.data(), page_.size()));
   FLOE_TRY(

@@ -59,6 +59,18 @@ class ColumnDecoder {
   uint64_t dictionary_generation() const { return dictionary_generation_; }
   const ColumnVector& plain_values() const { return *plain_; }
 
+  // Decoders of one chunk reading different rows of it (threads) share its dictionary: after
+  // start(), share_dictionary(d, body) makes the dictionary page whose body starts at byte
+  // `body` of the chunk take d, decoded by another decoder (the dictionary is never changed
+  // once decoded), instead of being decoded again. The last dictionary loaded and where its
+  // page's body is (nullptr before any):
+  void share_dictionary(ColumnPtr dict, size_t body) {
+    shared_dict_ = std::move(dict);
+    shared_dict_body_ = body;
+  }
+  ColumnPtr dictionary_ptr() const { return has_dict_ ? dict_ : nullptr; }
+  size_t dictionary_body() const { return dict_body_; }
+
  private:
   // A data page located, its body decompressed (unless skipped), levels not yet decoded.
   struct DataPage {
@@ -106,6 +118,9 @@ class ColumnDecoder {
   PageCodec codec_;
   Buffer page_;
   ColumnPtr dict_;
+  size_t dict_body_ = 0;
+  ColumnPtr shared_dict_;
+  size_t shared_dict_body_ = 0;
   ColumnPtr scratch_;
   bool has_dict_ = false;
   std::vector<uint32_t> indices_;

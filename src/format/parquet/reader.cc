@@ -23,6 +23,17 @@ using internal::MNode;
 namespace {
 
 constexpr int64_t kTailRead = 64 * 1024;
+// Batches in one range of a large row group decoded ahead. Each range decodes its chunks'
+// dictionaries again, and the pages across its ends twice.
+constexpr int64_t kAheadRangeBatches = 4;
+
+bool has_repeated(const MNode& m) {
+  if (m.kind == MNode::kList || m.kind == MNode::kMap || m.in_repeated) return true;
+  for (const auto& c : m.children) {
+    if (has_repeated(c)) return true;
+  }
+  return false;
+}
 
 // One node on the way from a top-level column down to a leaf.
 struct Step {
@@ -38,12 +49,28 @@ struct Step {
 }  // namespace
 
 // One column chunk being decoded: its bytes (the buffer is reused from chunk to chunk) and the
-// decoder's position in them.
+// decoder's position in them: row `next_row` of row group `group`.
 struct ParquetReader::LeafState {
   LeafSpec spec;
   ColumnDecoder decoder;
   Buffer chunk;
   std::vector<int16_t> defs, reps;
+  int group = -1;
+  int64_t next_row = 0;
+};
+
+// The column chunks of one row group, read once and shared by the jobs decoding its row ranges
+// ahead. Each chunk is read by the first job to need it.
+struct ParquetReader::GroupChunks {
+  explicit GroupChunks(size_t leaves) : chunks(leaves) {}
+  struct Chunk {
+    std::mutex mu;
+    bool read = false;
+    Buffer bytes;
+    ColumnPtr dictionary;  // decoded by the first range to load it
+    size_t dictionary_body = 0;
+  };
+  std::vector<Chunk> chunks;  // by leaf ordinal
 };
 
 namespace {
@@ -219,11 +246,17 @@ struct ParquetReader::Impl {
   int64_t batch_first_row = 0;
   std::vector<int64_t> group_first_row;  // file row number of each row group's first row
   std::vector<std::unique_ptr<LeafState>> leaves;
-  // With threads and row groups of at most batch_rows rows (DuckDB writes 122,880), whole row
-  // groups are decoded ahead, one per thread, like DuckDB's scans: columns of unequal cost
-  // then keep every thread busy, which splitting each batch by column does not.
+  // With threads, row ranges are decoded ahead, one per thread, like DuckDB's scans: columns
+  // of unequal cost then keep every thread busy, which splitting each batch by column does not.
+  // A range is a whole row group of at most batch_rows rows (DuckDB writes 122,880), else a
+  // few batches of a larger one (flat columns only: a range starts by skipping whole pages).
   bool use_ahead = false;
   std::deque<std::shared_ptr<Ahead>> ahead;
+  int64_t ahead_row = 0;  // the next row of row group (*pending_)[next_] to hand to a range
+  std::shared_ptr<GroupChunks> ahead_chunks;
+  // Decoder states the ranges' jobs take and give back, so their buffers stay warm.
+  std::mutex spare_mu;
+  std::vector<std::vector<std::unique_ptr<LeafState>>> spare_leaves;
 
   // Runs fn(i) for i < n, on the pool when there is one.
   Status for_each(size_t n, const std::function<Status(size_t)>& fn) {
@@ -235,15 +268,19 @@ struct ParquetReader::Impl {
   }
 };
 
-// One row group decoded ahead: claimed by the first thread to reach it (a pool job, or the
-// caller helping while it waits for an earlier one).
+// Rows [first, first + rows) of a row group decoded ahead, as batches of at most batch_rows:
+// claimed by the first thread to reach it (a pool job, or the caller helping while it waits for
+// an earlier one). A failure comes back after the batches decoded before it.
 struct ParquetReader::Ahead {
   int group = 0;
+  int64_t first = 0, rows = 0;
+  std::shared_ptr<GroupChunks> chunks;
   std::mutex mu;
   std::condition_variable cv;
   bool claimed = false, done = false;
-  std::optional<Result<ColumnBatch>> result;
-  std::vector<std::unique_ptr<LeafState>> leaves;
+  std::vector<ColumnBatch> batches;
+  size_t taken = 0;
+  Status status;
 };
 
 ParquetReader::~ParquetReader() {
@@ -260,6 +297,8 @@ void ParquetReader::drain_ahead() {
     a->cv.wait(lock, [&] { return a->done; });  // a worker is decoding it
   }
   impl_->ahead.clear();
+  impl_->ahead_chunks.reset();
+  impl_->ahead_row = 0;
 }
 
 Result<std::unique_ptr<ParquetReader>> ParquetReader::open(FileIOPtr io, std::string path,
@@ -469,7 +508,7 @@ void build_chains(const MNode& m, ColumnVector* col, std::vector<Step>& prefix,
 
 Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t rows,
                                                std::vector<std::unique_ptr<LeafState>>* leaves,
-                                               bool parallel) {
+                                               bool parallel, GroupChunks* chunks) {
   const RowGroup& rg = metadata_.row_groups[index];
   ColumnBatch batch = ColumnBatch::make(output_fields_);
   batch.num_rows = rows;
@@ -516,19 +555,63 @@ Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t
         for (const auto& p : meta.path_in_schema) name += (name.empty() ? "" : ".") + p;
         return st.with_context(fmt::format("{}: row group {} column {}", path_, index, name));
       };
-      if (first == 0) {
+      GroupChunks::Chunk* publish_to = nullptr;  // to share the dictionary this leaf loads
+      if (ls.group != index || ls.next_row != first) {
         ls.spec = LeafSpec{leaf->physical, leaf->type_length, pn.def,
                            pn.rep,         leaf->conv,        leaf->field.type};
-        Status st =
-            io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size, &ls.chunk);
+        const Buffer* bytes = &ls.chunk;
+        GroupChunks::Chunk* shared = nullptr;
+        Status st;
+        ColumnPtr dictionary;
+        size_t dictionary_body = 0;
+        if (chunks) {
+          shared = &chunks->chunks[static_cast<size_t>(leaf->leaf)];
+          std::lock_guard lock(shared->mu);
+          bytes = &shared->bytes;
+          if (!shared->read) {
+            st = io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size,
+                                      &shared->bytes);
+            shared->read = st.ok();
+          }
+          dictionary = shared->dictionary;
+          dictionary_body = shared->dictionary_body;
+        } else {
+          st =
+              io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size, &ls.chunk);
+        }
         if (!st.ok()) return st.with_context(path_);
         st = ls.decoder.start(
             ls.spec, meta,
-            std::string_view(reinterpret_cast<const char*>(ls.chunk.data()), ls.chunk.size()));
+            std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+        if (dictionary) ls.decoder.share_dictionary(std::move(dictionary), dictionary_body);
+        if (st.ok() && first > 0) st = ls.decoder.skip(first);
         if (!st.ok()) return fail(st);
+        if (shared && !dictionary) publish_to = shared;
+        ls.group = index;
+        ls.next_row = first;
+      }
+      if (pn.rep == 0) {
+        // Room for the batch up front: growing page by page copies, and its smaller blocks
+        // come from malloc, which other threads' arenas give back to the kernel.
+        int w = leaf_col->value_width();
+        if (w > 0) {
+          leaf_col->values().reserve(static_cast<size_t>(rows) * w);
+        } else {
+          leaf_col->offsets().reserve(static_cast<size_t>(rows + 1) * 4);
+        }
       }
       Status st = ls.decoder.next(rows, leaf_col, &ls.defs, &ls.reps);
       if (!st.ok()) return fail(st);
+      ls.next_row += rows;
+      if (publish_to) {
+        // A data page has been read by now: the chunk's dictionary, if any, is loaded.
+        ColumnPtr d = ls.decoder.dictionary_ptr();
+        std::lock_guard lock(publish_to->mu);
+        if (d && !publish_to->dictionary) {
+          publish_to->dictionary = std::move(d);
+          publish_to->dictionary_body = ls.decoder.dictionary_body();
+        }
+      }
       const int16_t* d = ls.defs.empty() ? nullptr : ls.defs.data();
       const int16_t* r = ls.reps.empty() ? nullptr : ls.reps.data();
       int64_t entries = pn.rep == 0 ? rows : static_cast<int64_t>(ls.reps.size());
@@ -647,10 +730,19 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_batch() {
         im.group_first_row[g + 1] = im.group_first_row[g] + metadata_.row_groups[g].num_rows;
       }
     }
-    im.use_ahead = im.pool != nullptr && options_.batch_rows > 0 && pending_->size() > 1;
+    // Ranges ahead need more than one range, and flat columns when a row group takes several.
+    int64_t ranges = 0;
+    bool large = false;
     for (int g : *pending_) {
-      im.use_ahead &= metadata_.row_groups[g].num_rows <= options_.batch_rows;
+      if (options_.batch_rows <= 0) break;
+      int64_t n = metadata_.row_groups[g].num_rows;
+      large |= n > options_.batch_rows;
+      ranges += (n + ahead_range_rows() - 1) / ahead_range_rows();
     }
+    bool flat = true;
+    for (const auto& m : im.selected) flat &= !has_repeated(m);
+    im.use_ahead = im.pool != nullptr && options_.batch_rows > 0 && ranges > 1 && (flat || !large);
+    im.ahead_row = 0;
   }
   if (im.use_ahead) return next_ahead();
   while (im.row_group < 0 || im.row_in_group >= metadata_.row_groups[im.row_group].num_rows) {
@@ -668,68 +760,114 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_batch() {
 }
 
 void ParquetReader::decode_ahead(Ahead& a) {
-  int64_t rows = metadata_.row_groups[a.group].num_rows;
-  auto r = decode_rows(a.group, 0, rows, &a.leaves, false);
-  a.leaves.clear();
+  Impl& im = *impl_;
+  std::vector<std::unique_ptr<LeafState>> leaves;
+  {
+    std::lock_guard lock(im.spare_mu);
+    if (!im.spare_leaves.empty()) {
+      leaves = std::move(im.spare_leaves.back());
+      im.spare_leaves.pop_back();
+    }
+  }
+  std::vector<ColumnBatch> batches;
+  Status status;
+  for (int64_t done = 0; done < a.rows; done += options_.batch_rows) {
+    int64_t n = std::min(options_.batch_rows, a.rows - done);
+    auto r = decode_rows(a.group, a.first + done, n, &leaves, false, a.chunks.get());
+    if (!r.ok()) {
+      status = r.status();
+      break;
+    }
+    batches.push_back(std::move(*r));
+  }
+  for (auto& ls : leaves) {
+    if (ls) ls->group = -1;  // its chunk view dies with the range's chunks
+  }
+  {
+    std::lock_guard lock(im.spare_mu);
+    im.spare_leaves.push_back(std::move(leaves));
+  }
+  a.chunks.reset();
   std::lock_guard lock(a.mu);
-  a.result.emplace(std::move(r));
+  a.batches = std::move(batches);
+  a.status = std::move(status);
   a.done = true;
   a.cv.notify_all();
 }
 
 Result<std::optional<ColumnBatch>> ParquetReader::next_ahead() {
   Impl& im = *impl_;
-  // Keep one row group per thread, and one more, on the way.
-  while (im.ahead.size() < static_cast<size_t>(im.pool->size()) + 1 && next_ < pending_->size()) {
-    auto a = std::make_shared<Ahead>();
-    a->group = (*pending_)[next_++];
-    im.ahead.push_back(a);
-    im.pool->submit([this, a] {
-      {
-        std::lock_guard lock(a->mu);
-        if (a->claimed) return;
-        a->claimed = true;
-      }
-      decode_ahead(*a);
-    });
-  }
-  if (im.ahead.empty()) return std::optional<ColumnBatch>();
-  std::shared_ptr<Ahead> front = im.ahead.front();
   while (true) {
-    {
-      std::lock_guard lock(front->mu);
-      if (front->done) break;
-    }
-    // Help with a row group no thread has started rather than wait idle.
-    std::shared_ptr<Ahead> todo;
-    for (auto& a : im.ahead) {
-      std::lock_guard lock(a->mu);
-      if (!a->claimed) {
-        a->claimed = true;
-        todo = a;
-        break;
+    // Keep one range per thread, and one more, on the way.
+    while (im.ahead.size() < static_cast<size_t>(im.pool->size()) + 1 && next_ < pending_->size()) {
+      int g = (*pending_)[next_];
+      int64_t group_rows = metadata_.row_groups[g].num_rows;
+      auto a = std::make_shared<Ahead>();
+      a->group = g;
+      a->first = im.ahead_row;
+      a->rows = std::min(ahead_range_rows(), group_rows - im.ahead_row);
+      if (!im.ahead_chunks) im.ahead_chunks = std::make_shared<GroupChunks>(im.fs.leaves.size());
+      a->chunks = im.ahead_chunks;
+      im.ahead_row += a->rows;
+      if (im.ahead_row >= group_rows) {
+        ++next_;
+        im.ahead_row = 0;
+        im.ahead_chunks.reset();
       }
+      im.ahead.push_back(a);
+      im.pool->submit([this, a] {
+        {
+          std::lock_guard lock(a->mu);
+          if (a->claimed) return;
+          a->claimed = true;
+        }
+        decode_ahead(*a);
+      });
     }
-    if (todo) {
-      decode_ahead(*todo);
-      continue;
+    if (im.ahead.empty()) return std::optional<ColumnBatch>();
+    std::shared_ptr<Ahead> front = im.ahead.front();
+    while (true) {
+      {
+        std::lock_guard lock(front->mu);
+        if (front->done) break;
+      }
+      // Help with a range no thread has started rather than wait idle.
+      std::shared_ptr<Ahead> todo;
+      for (auto& a : im.ahead) {
+        std::lock_guard lock(a->mu);
+        if (!a->claimed) {
+          a->claimed = true;
+          todo = a;
+          break;
+        }
+      }
+      if (todo) {
+        decode_ahead(*todo);
+        continue;
+      }
+      std::unique_lock lock(front->mu);
+      front->cv.wait(lock, [&] { return front->done; });
+      break;
     }
-    std::unique_lock lock(front->mu);
-    front->cv.wait(lock, [&] { return front->done; });
-    break;
+    // Decoded: only this thread touches it now.
+    if (front->taken < front->batches.size()) {
+      size_t k = front->taken++;
+      im.row_group = front->group;
+      int64_t first = front->first + static_cast<int64_t>(k) * options_.batch_rows;
+      im.batch_first_row = im.group_first_row[static_cast<size_t>(front->group)] + first;
+      im.row_in_group = first + front->batches[k].num_rows;
+      return std::optional<ColumnBatch>(std::move(front->batches[k]));
+    }
+    im.ahead.pop_front();
+    if (!front->status.ok()) {
+      drain_ahead();
+      next_ = pending_->size();
+      return front->status;
+    }
   }
-  im.ahead.pop_front();
-  Result<ColumnBatch> r = std::move(*front->result);
-  if (!r.ok()) {
-    drain_ahead();
-    next_ = pending_->size();
-    return r.status();
-  }
-  im.row_group = front->group;
-  im.row_in_group = metadata_.row_groups[front->group].num_rows;
-  im.batch_first_row = im.group_first_row[static_cast<size_t>(front->group)];
-  return std::optional<ColumnBatch>(std::move(*r));
 }
+
+int64_t ParquetReader::ahead_range_rows() const { return options_.batch_rows * kAheadRangeBatches; }
 
 int64_t ParquetReader::batch_first_row() const { return impl_->batch_first_row; }
 int ParquetReader::batch_row_group() const { return impl_->row_group; }

@@ -290,6 +290,165 @@ TEST(ParquetReader, ThreadsDecodeRowGroupsAheadInFileOrder) {
       << b.status().to_string();
 }
 
+// With threads, row groups larger than batch_rows are decoded ahead in ranges of a few batches,
+// each starting mid-group by skipping whole pages from their headers, and sharing the chunk's
+// dictionary: the rows, row numbers and row groups equal one thread's, with nulls, dictionary
+// and plain pages, projections and filters; a list column keeps the column-split path; a
+// corrupt page in a later range fails after the batches before it.
+TEST(ParquetReader, ThreadsDecodeRangesOfLargeRowGroups) {
+  TempDir dir;
+  auto field = [](int32_t id, const char* name, TypePtr type, bool required) {
+    NestedField f;
+    f.id = id;
+    f.name = name;
+    f.type = std::move(type);
+    f.required = required;
+    return f;
+  };
+  Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "tag", Type::string(), false),
+                    field(3, "x", Type::float64(), false), field(4, "name", Type::string(), true),
+                    field(5, "l", Type::list_of(6, Type::int32(), false), false)});
+  WriterOptions opt;
+  opt.page_row_limit = 700;  // pages end off the batch and range boundaries
+  opt.row_group_size_bytes = 64 << 10;
+  opt.codec = Codec::kSnappy;
+  std::string path = (dir.path / "ranges.parquet").string();
+  auto io = make_local_file_io();
+  {
+    auto w = ParquetWriter::open(io, path, schema, opt);
+    ASSERT_TRUE(w.ok());
+    std::mt19937_64 rng(7);
+    for (int64_t start = 0; start < 60000; start += 2000) {
+      ColumnBatch b = ColumnBatch::make(schema.fields());
+      for (int64_t i = start; i < start + 2000; ++i) {
+        b.columns[0]->append_fixed<int64_t>(i);
+        if (i % 13 == 0) {
+          b.columns[1]->append_null();
+        } else {
+          b.columns[1]->append_bytes(fmt::format("tag-{}", rng() % 50));  // dictionary
+        }
+        if (i % 7 == 0) {
+          b.columns[2]->append_null();
+        } else {
+          b.columns[2]->append_fixed<double>(static_cast<double>(rng() % 1000000) / 8);
+        }
+        b.columns[3]->append_bytes(fmt::format("name-{:016x}", rng()));  // falls back to plain
+        int n = static_cast<int>(i % 3);
+        for (int k = 0; k < n; ++k) b.columns[4]->child(0).append_fixed<int32_t>(k);
+        b.columns[4]->append_list(n);
+      }
+      b.num_rows = 2000;
+      ASSERT_TRUE((*w)->write(b).ok());
+    }
+    ASSERT_TRUE((*w)->close().ok());
+  }
+  struct Read {
+    std::vector<std::string> rows;
+    std::vector<int64_t> first_rows;
+    std::vector<int> groups;
+  };
+  auto read = [&](const std::string& file, int threads, std::vector<int32_t> ids, bool filter,
+                  int64_t batch_rows) {
+    Read out;
+    ReaderOptions o;
+    o.threads = threads;
+    o.batch_rows = batch_rows;
+    auto r = ParquetReader::open(io, file, o);
+    EXPECT_TRUE(r.ok());
+    if (!ids.empty()) EXPECT_TRUE((*r)->select(ids).ok());
+    if (filter) {
+      (*r)->set_row_group_filter([](const RowGroupInfo& g) { return g.index != 1; });
+    }
+    while (true) {
+      auto b = (*r)->next_batch();
+      EXPECT_TRUE(b.ok()) << b.status().to_string();
+      if (!b.ok() || !*b) break;
+      EXPECT_LE((**b).num_rows, batch_rows);
+      canonical_rows(**b, &out.rows);
+      out.first_rows.push_back((*r)->batch_first_row());
+      out.groups.push_back((*r)->batch_row_group());
+    }
+    return out;
+  };
+  {
+    auto r = ParquetReader::open(io, path);
+    ASSERT_TRUE(r.ok());
+    ASSERT_GE((*r)->num_row_groups(), 3);
+    ASSERT_GT((*r)->metadata().row_groups[0].num_rows, 4 * 1000);  // several ranges
+  }
+  std::vector<std::vector<int32_t>> projections = {{}, {3, 1}, {2}, {4, 2, 3}, {5, 1}};
+  for (bool filter : {false, true}) {
+    for (const auto& ids : projections) {
+      for (int64_t batch_rows : {1000, 999}) {
+        SCOPED_TRACE(fmt::format("filter {} ids {} batch {}", filter, ids.size(), batch_rows));
+        Read one = read(path, 1, ids, filter, batch_rows);
+        ASSERT_GT(one.groups.size(), 10u);
+        Read many = read(path, 2, ids, filter, batch_rows);
+        EXPECT_EQ(many.rows, one.rows);
+        EXPECT_EQ(many.first_rows, one.first_rows);
+        EXPECT_EQ(many.groups, one.groups);
+      }
+    }
+  }
+  // A corrupt page in the second range of the first row group (column `x`): the first range's
+  // batches, then its error.
+  std::string bad = (dir.path / "bad.parquet").string();
+  fs::copy_file(path, bad);
+  int64_t offset = 0;
+  {
+    auto r = ParquetReader::open(io, path);
+    ASSERT_TRUE(r.ok());
+    const ColumnMetaData& m = *(*r)->metadata().row_groups[0].columns[2].meta_data;
+    // The body of the data page holding row 6000 (past the first range, rows 0-3999).
+    int64_t start = m.dictionary_page_offset.value_or(m.data_page_offset);
+    auto chunk = io->read_range(path, start, m.total_compressed_size);
+    ASSERT_TRUE(chunk.ok());
+    size_t pos = 0;
+    int64_t rows = 0;
+    while (true) {
+      PageHeader h;
+      size_t hsize = 0;
+      ASSERT_TRUE(decode_page_header(std::string_view(*chunk).substr(pos), &h, &hsize).ok());
+      if (h.type == PageType::kDataPage) {
+        rows += h.data_page_header->num_values;
+        if (rows > 6000) {
+          offset = start + static_cast<int64_t>(pos + hsize);
+          break;
+        }
+      }
+      pos += hsize + static_cast<size_t>(h.compressed_page_size);
+    }
+  }
+  {
+    std::fstream f(bad, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(offset);
+    f.write("\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff", 16);
+  }
+  ReaderOptions two;
+  two.threads = 2;
+  two.batch_rows = 1000;
+  auto r = ParquetReader::open(io, bad, two);
+  ASSERT_TRUE(r.ok());
+  ASSERT_TRUE((*r)->select({3}).ok());
+  int64_t good_rows = 0;
+  Status error;
+  while (true) {
+    auto b = (*r)->next_batch();
+    if (!b.ok()) {
+      error = b.status();
+      break;
+    }
+    ASSERT_TRUE(*b) << "no error at all";
+    EXPECT_EQ((*r)->batch_first_row(), good_rows);
+    good_rows += (**b).num_rows;
+  }
+  // Rows 0-3999 are the first range; the corrupt page holds row 6000 and starts after 5000.
+  EXPECT_GE(good_rows, 5000);
+  EXPECT_LE(good_rows, 6000);
+  EXPECT_EQ(error.kind(), ErrorKind::kInvalidData);
+  EXPECT_NE(error.to_string().find("bad.parquet"), std::string::npos) << error.to_string();
+}
+
 TEST(ParquetReader, ProjectionByFieldId) {
   TempDir dir;
   std::string path = write_sample(dir.path, 100);

@@ -112,14 +112,18 @@ class ParquetReader {
  private:
   ParquetReader() = default;
   struct LeafState;
+  struct GroupChunks;
   struct Ahead;
-  // Rows [first, first + rows) of row group `index`; first == 0 starts its chunks. `parallel`:
-  // the columns on the pool.
+  // Rows [first, first + rows) of row group `index`. A leaf whose decoder is not positioned
+  // there starts its chunk (read from the file, or taken from `chunks`) and skips to `first`.
+  // `parallel`: the columns on the pool.
   Result<ColumnBatch> decode_rows(int index, int64_t first, int64_t rows,
                                   std::vector<std::unique_ptr<LeafState>>* leaves,
-                                  bool parallel = true);
-  // next_batch() when row groups are decoded ahead, a whole one per batch, on the pool.
+                                  bool parallel = true, GroupChunks* chunks = nullptr);
+  // next_batch() when row ranges are decoded ahead on the pool: whole row groups of at most
+  // batch_rows rows, or ranges of a few batches of larger ones.
   Result<std::optional<ColumnBatch>> next_ahead();
+  int64_t ahead_range_rows() const;  // rows of a range of a large row group
   void decode_ahead(Ahead& a);
   // Waits for the row groups being decoded ahead and drops them.
   void drain_ahead();
