@@ -48,6 +48,62 @@ bool snappy_decompress(const uint8_t* src, size_t n, uint8_t* dst, size_t dst_si
   ++ip;
   uint8_t* op = dst;
   uint8_t* const op_end = dst + dst_size;
+  // Fast loop, while a tag with its longest extra bytes and a 16-byte literal can be read, and
+  // the longest copy (64 bytes) rounded up to 16 can be written, without bounds checks: short
+  // literals and copies move in whole 16-byte steps and may write past their end (the bytes
+  // there are written again before anything reads them). Only a copy's offset is checked.
+  while (ip_end - ip >= 21 && op_end - op >= 80) {
+    const uint8_t tag = *ip++;
+    const uint32_t kind = tag & 3u;
+    if (kind == 0) {
+      size_t len = (tag >> 2) + 1u;
+      if (len <= 16) {
+        copy16(op, ip);
+        ip += len;
+        op += len;
+        continue;
+      }
+      if (len > 60) {
+        int extra = static_cast<int>(len - 60);
+        len = size_t{load_le(ip, extra)} + 1;
+        ip += extra;
+      }
+      if (static_cast<size_t>(ip_end - ip) < len || static_cast<size_t>(op_end - op) < len) {
+        return false;
+      }
+      std::memcpy(op, ip, len);
+      ip += len;
+      op += len;
+      continue;
+    }
+    size_t len, offset;
+    if (kind == 1) {
+      len = ((tag >> 2) & 7u) + 4u;
+      offset = (static_cast<size_t>(tag >> 5) << 8) | *ip++;
+    } else if (kind == 2) {
+      len = (tag >> 2) + 1u;
+      offset = size_t{ip[0]} | size_t{ip[1]} << 8;
+      ip += 2;
+    } else {
+      len = (tag >> 2) + 1u;
+      offset = load_le(ip, 4);
+      ip += 4;
+    }
+    // offset 0 wraps around to fail too.
+    if (offset - 1 >= static_cast<size_t>(op - dst)) return false;
+    const uint8_t* from = op - offset;
+    if (offset >= 16) {
+      // Each 16-byte step reads bytes at least 16 behind the ones it writes: already final.
+      copy16(op, from);
+      for (size_t i = 16; i < len; i += 16) copy16(op + i, from + i);
+    } else if (offset >= 8) {
+      copy8(op, from);
+      for (size_t i = 8; i < len; i += 8) copy8(op + i, from + i);
+    } else {
+      for (size_t i = 0; i < len; ++i) op[i] = from[i];  // a repeating pattern, byte by byte
+    }
+    op += len;
+  }
   while (ip < ip_end) {
     const uint8_t tag = *ip++;
     const uint32_t kind = tag & 3u;

@@ -95,6 +95,23 @@ TEST(SnappyDecoder, CorruptBlocksFail) {
     (void)snappy_decompress(bytes(bad), bad.size(), out.data(), 5016);
     for (size_t g = 5016; g < out.size(); ++g) ASSERT_EQ(out[g], 0xAB) << "byte " << i;
   }
+  // The same over a block of short literals and copies (the decoder's unchecked fast loop).
+  std::string ints;
+  for (uint64_t i = 0; ints.size() < 4096; ++i) {
+    uint64_t v = 1700000000000000ull + i * 1000 + (i * 7919) % 1000;
+    ints.append(reinterpret_cast<const char*>(&v), 8);
+  }
+  std::string c = compress(ints);
+  std::vector<uint8_t> big(ints.size() + 64);
+  for (size_t i = 0; i < c.size(); ++i) {
+    for (uint8_t flip : {0x5A, 0x01, 0x80}) {
+      std::string bad = c;
+      bad[i] = static_cast<char>(bad[i] ^ flip);
+      std::fill(big.begin() + static_cast<std::ptrdiff_t>(ints.size()), big.end(), 0xAB);
+      (void)snappy_decompress(bytes(bad), bad.size(), big.data(), ints.size());
+      for (size_t g = ints.size(); g < big.size(); ++g) ASSERT_EQ(big[g], 0xAB) << "byte " << i;
+    }
+  }
   uint64_t len = 0;
   std::string overlong = "\xff\xff\xff\xff\xff\x01";
   EXPECT_FALSE(snappy_declared_length(bytes(overlong), overlong.size(), &len));
