@@ -463,6 +463,7 @@ Status ColumnDecoder::start(const LeafSpec& spec, const ColumnMetaData& meta,
   if (!kept_ || !kept_->type()->equals(*spec.type)) kept_ = ColumnVector::make(spec.type);
   kept_->clear();
   kept_entry_ = kept_entries_ = kept_value_ = 0;
+  kept_implicit_ = false;
   if (meta.num_values < 0) return invalid_data("negative value count");
   return Status::OK();
 }
@@ -510,6 +511,28 @@ void drop_values(ColumnVector* col, int64_t n) {
   col->set_length(len);
 }
 
+// Whether the RLE/bit-packed hybrid levels [p, p + n) start with `count` levels all equal to
+// `level` (read without writing them out).
+bool levels_all_at(const uint8_t* p, size_t n, int bit_width, int16_t level, int64_t count) {
+  RleDecoder d(p, n, bit_width);
+  int16_t scratch[512];
+  while (count > 0) {
+    bool repeated = false;
+    int16_t value = 0;
+    int64_t k = d.next_stretch(scratch, std::min<int64_t>(count, 512), &repeated, &value);
+    if (k == 0) return false;
+    if (repeated) {
+      if (value != level) return false;
+    } else {
+      int16_t bad = 0;
+      for (int64_t i = 0; i < k; ++i) bad |= static_cast<int16_t>(scratch[i] ^ level);
+      if (bad != 0) return false;
+    }
+    count -= k;
+  }
+  return true;
+}
+
 int64_t count_at(const int16_t* levels, int64_t b, int64_t e, int16_t level) {
   int64_t c = 0;
   for (int64_t i = b; i < e; ++i) c += levels[i] == level;
@@ -519,7 +542,8 @@ int64_t count_at(const int16_t* levels, int64_t b, int64_t e, int16_t level) {
 }  // namespace
 
 bool ColumnDecoder::take_kept(int64_t rows, int64_t* started, ColumnVector* out,
-                              std::vector<int16_t>* defs, std::vector<int16_t>* reps) {
+                              std::vector<int16_t>* defs, std::vector<int16_t>* reps,
+                              int64_t* implicit) {
   const LeafSpec& s = *spec_;
   int64_t b = kept_entry_, e = kept_entries_, cut = e;
   bool complete = false;
@@ -538,9 +562,22 @@ bool ColumnDecoder::take_kept(int64_t rows, int64_t* started, ColumnVector* out,
       ++*started;
     }
   }
-  int64_t nv = s.max_def == 0 ? cut - b : count_at(kept_defs_.data(), b, cut, s.max_def);
+  int64_t nv =
+      s.max_def == 0 || kept_implicit_ ? cut - b : count_at(kept_defs_.data(), b, cut, s.max_def);
   append_values(*kept_, kept_value_, nv, out);
-  if (s.max_def > 0) defs->insert(defs->end(), kept_defs_.begin() + b, kept_defs_.begin() + cut);
+  if (s.max_def > 0 && kept_implicit_) {
+    if (defs->empty()) {
+      *implicit += cut - b;
+    } else {
+      defs->insert(defs->end(), static_cast<size_t>(cut - b), s.max_def);
+    }
+  } else if (s.max_def > 0) {
+    if (*implicit > 0) {
+      defs->assign(static_cast<size_t>(*implicit), s.max_def);
+      *implicit = 0;
+    }
+    defs->insert(defs->end(), kept_defs_.begin() + b, kept_defs_.begin() + cut);
+  }
   if (s.max_rep > 0) reps->insert(reps->end(), kept_reps_.begin() + b, kept_reps_.begin() + cut);
   kept_entry_ = cut;
   kept_value_ += nv;
@@ -548,16 +585,22 @@ bool ColumnDecoder::take_kept(int64_t rows, int64_t* started, ColumnVector* out,
 }
 
 void ColumnDecoder::keep_tail(int64_t end, int64_t cut, ColumnVector* out,
-                              std::vector<int16_t>* defs, std::vector<int16_t>* reps) {
+                              std::vector<int16_t>* defs, std::vector<int16_t>* reps,
+                              int64_t* implicit) {
   const LeafSpec& s = *spec_;
   int64_t t = end - cut;
-  int64_t tv = s.max_def == 0 ? t : count_at(defs->data(), cut, end, s.max_def);
+  // Implicit levels: every entry so far is at the max, none written out.
+  bool none_written = s.max_def > 0 && *implicit > 0;
+  int64_t tv = s.max_def == 0 || none_written ? t : count_at(defs->data(), cut, end, s.max_def);
   kept_->clear();
   append_values(*out, out->length() - tv, tv, kept_.get());
   drop_values(out, tv);
   kept_defs_.clear();
   kept_reps_.clear();
-  if (s.max_def > 0) {
+  kept_implicit_ = none_written;
+  if (none_written) {
+    *implicit = cut;
+  } else if (s.max_def > 0) {
     kept_defs_.assign(defs->begin() + cut, defs->begin() + end);
     defs->resize(static_cast<size_t>(cut));
   }
@@ -595,15 +638,18 @@ Status ColumnDecoder::next(int64_t rows, ColumnVector* out, std::vector<int16_t>
   if (spec.max_def > 0) defs->reserve(static_cast<size_t>(expect));
   if (spec.max_rep > 0) reps->reserve(static_cast<size_t>(expect));
   int64_t started = 0;
-  if (kept_entry_ < kept_entries_ && take_kept(rows, &started, out, defs, reps)) {
+  // Leading entries whose definition levels are all at the max and not written out: while no
+  // page with nulls has come, defs stay empty.
+  int64_t implicit = 0;
+  if (kept_entry_ < kept_entries_ && take_kept(rows, &started, out, defs, reps, &implicit)) {
     return Status::OK();
   }
-  int64_t in_out = spec.max_def > 0   ? static_cast<int64_t>(defs->size())
+  int64_t in_out = spec.max_def > 0   ? static_cast<int64_t>(defs->size()) + implicit
                    : spec.max_rep > 0 ? static_cast<int64_t>(reps->size())
                                       : started;
   while (true) {
     int64_t n = 0;
-    FLOE_TRY(decode_page(out, defs, reps, &n));
+    FLOE_TRY(decode_page(out, defs, reps, &n, &implicit));
     if (n == 0) {  // the end of the chunk
       if (seen_ != total) {
         return invalid_data("column chunk holds {} of its {} values", seen_, total);
@@ -618,7 +664,7 @@ Status ColumnDecoder::next(int64_t rows, ColumnVector* out, std::vector<int16_t>
     in_out += n;
     if (spec.max_rep == 0) {
       if (!all && n > rows - started) {
-        keep_tail(in_out, first + (rows - started), out, defs, reps);
+        keep_tail(in_out, first + (rows - started), out, defs, reps, &implicit);
         return Status::OK();
       }
       started += n;
@@ -628,7 +674,7 @@ Status ColumnDecoder::next(int64_t rows, ColumnVector* out, std::vector<int16_t>
       for (int64_t i = first; i < in_out; ++i) {
         if (r[i] != 0) continue;
         if (!all && started == rows) {
-          keep_tail(in_out, i, out, defs, reps);
+          keep_tail(in_out, i, out, defs, reps, &implicit);
           return Status::OK();
         }
         ++started;
@@ -747,10 +793,35 @@ Status ColumnDecoder::next_data_page(int64_t skip_up_to, DataPage* page) {
 }
 
 Status ColumnDecoder::decode_page_levels(DataPage* pg, std::vector<int16_t>* defs,
-                                         std::vector<int16_t>* reps, int64_t* present) {
+                                         std::vector<int16_t>* reps, int64_t* present,
+                                         int64_t* implicit) {
   const LeafSpec& spec = *spec_;
   const int64_t nvals = pg->values;
   *present = nvals;
+  if (implicit && spec.max_rep == 0 && spec.max_def > 0) {
+    // A page without nulls, in a batch without them so far, adds no definition levels.
+    const uint8_t* lp = nullptr;
+    size_t ln = 0, used = 0;
+    if (pg->v2) {
+      lp = pg->level_base + pg->rep_bytes;
+      ln = pg->def_bytes;
+    } else if (pg->def_encoding == Encoding::kRle && pg->n >= 4 && load_le32(pg->p) <= pg->n - 4) {
+      lp = pg->p + 4;
+      ln = load_le32(pg->p);
+      used = 4 + ln;
+    }
+    int bw = bit_width_of(static_cast<uint64_t>(spec.max_def));
+    if (lp && defs->empty() && levels_all_at(lp, ln, bw, spec.max_def, nvals)) {
+      *implicit += nvals;
+      pg->p += used;
+      pg->n -= used;
+      return Status::OK();
+    }
+    if (*implicit > 0) {
+      defs->assign(static_cast<size_t>(*implicit), spec.max_def);
+      *implicit = 0;
+    }
+  }
   if (spec.max_rep > 0) {
     size_t old = reps->size();
     reps->resize(old + static_cast<size_t>(nvals));
@@ -785,13 +856,13 @@ Status ColumnDecoder::decode_page_levels(DataPage* pg, std::vector<int16_t>* def
 }
 
 Status ColumnDecoder::decode_page(ColumnVector* out, std::vector<int16_t>* defs,
-                                  std::vector<int16_t>* reps, int64_t* entries) {
+                                  std::vector<int16_t>* reps, int64_t* entries, int64_t* implicit) {
   *entries = 0;
   DataPage pg;
   FLOE_TRY(next_data_page(0, &pg));
   if (pg.values == 0) return Status::OK();
   int64_t present;
-  FLOE_TRY(decode_page_levels(&pg, defs, reps, &present));
+  FLOE_TRY(decode_page_levels(&pg, defs, reps, &present, implicit));
   FLOE_TRY(decode_values(pg.encoding, pg.p, pg.n, present, out));
   *entries = pg.values;
   return Status::OK();
@@ -802,7 +873,7 @@ Status ColumnDecoder::skip(int64_t rows) {
   if (spec.max_rep > 0) return Status(ErrorKind::kInternal, "skip on a repeated column");
   int64_t k = std::min(rows, kept_entries_ - kept_entry_);
   if (k > 0) {
-    kept_value_ += spec.max_def == 0
+    kept_value_ += spec.max_def == 0 || kept_implicit_
                        ? k
                        : count_at(kept_defs_.data(), kept_entry_, kept_entry_ + k, spec.max_def);
     kept_entry_ += k;
@@ -824,10 +895,10 @@ Status ColumnDecoder::skip(int64_t rows) {
     skipped_->clear();
     skip_defs_.clear();
     skip_reps_.clear();
-    int64_t present;
-    FLOE_TRY(decode_page_levels(&pg, &skip_defs_, &skip_reps_, &present));
+    int64_t present, implicit = 0;
+    FLOE_TRY(decode_page_levels(&pg, &skip_defs_, &skip_reps_, &present, &implicit));
     FLOE_TRY(decode_values(pg.encoding, pg.p, pg.n, present, skipped_.get()));
-    keep_tail(pg.values, rows, skipped_.get(), &skip_defs_, &skip_reps_);
+    keep_tail(pg.values, rows, skipped_.get(), &skip_defs_, &skip_reps_, &implicit);
     rows = 0;
   }
   return Status::OK();

@@ -29,8 +29,9 @@ class ColumnDecoder {
   Status start(const LeafSpec& spec, const ColumnMetaData& meta, std::string_view chunk);
   // Decodes the next `rows` rows (every level entry of them, for repeated columns; rows < 0:
   // every row left). Appends their dense (non-null) values to `out` and replaces defs/reps
-  // (left empty when the max level is 0). Fails when the chunk holds fewer rows, or, once the
-  // chunk is done, when its pages hold another number of values than its metadata says.
+  // (left empty when the max level is 0; defs also when every level of a flat column's rows is
+  // at the max: no nulls). Fails when the chunk holds fewer rows, or, once the chunk is done,
+  // when its pages hold another number of values than its metadata says.
   Status next(int64_t rows, ColumnVector* out, std::vector<int16_t>* defs,
               std::vector<int16_t>* reps);
   // The whole chunk: start() then next(-1).
@@ -89,20 +90,23 @@ class ColumnDecoder {
   Status next_data_page(int64_t skip_up_to, DataPage* page);
   // Appends the page's levels to defs/reps (moving p past v1 levels); *present = its
   // non-null values.
+  // With `implicit` (flat columns), a page whose definition levels are all at the max, while
+  // defs is empty, only adds its entries to *implicit; a page with nulls first writes out the
+  // *implicit entries.
   Status decode_page_levels(DataPage* page, std::vector<int16_t>* defs, std::vector<int16_t>* reps,
-                            int64_t* present);
+                            int64_t* present, int64_t* implicit = nullptr);
   Status load_dictionary(const PageHeader& h, const uint8_t* body, size_t body_size);
   // Decodes the next data page (dictionary pages on the way are loaded), appending to
   // out/defs/reps; *entries = its level entries (0 at the end of the chunk).
   Status decode_page(ColumnVector* out, std::vector<int16_t>* defs, std::vector<int16_t>* reps,
-                     int64_t* entries);
+                     int64_t* entries, int64_t* implicit);
   // Hands out entries of the kept page tail until `rows` more rows have started (and, for
   // repeated columns, up to the next row start); returns whether the batch is complete.
   bool take_kept(int64_t rows, int64_t* started, ColumnVector* out, std::vector<int16_t>* defs,
-                 std::vector<int16_t>* reps);
+                 std::vector<int16_t>* reps, int64_t* implicit);
   // Moves the entries [cut, end) of the page just decoded into out/defs/reps to the kept tail.
   void keep_tail(int64_t first_entry, int64_t cut, ColumnVector* out, std::vector<int16_t>* defs,
-                 std::vector<int16_t>* reps);
+                 std::vector<int16_t>* reps, int64_t* implicit);
   Status decode_levels(Encoding enc, const uint8_t* p, size_t n, int16_t max_level, int64_t count,
                        int16_t* out, size_t* consumed, bool prefixed);
   Status decode_values(Encoding enc, const uint8_t* p, size_t n, int64_t count, ColumnVector* out);
@@ -131,6 +135,7 @@ class ColumnDecoder {
   ColumnPtr kept_;
   std::vector<int16_t> kept_defs_, kept_reps_;
   int64_t kept_entry_ = 0, kept_entries_ = 0, kept_value_ = 0;
+  bool kept_implicit_ = false;  // the kept entries' levels are all at the max, not in kept_defs_
   uint64_t dictionary_generation_ = 0;
   ColumnPtr skipped_, plain_;  // skip()'s partly skipped page; next_runs()'s generic values
   std::vector<int16_t> skip_defs_, skip_reps_, run_defs_, run_reps_;

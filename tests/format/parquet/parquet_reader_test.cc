@@ -449,6 +449,89 @@ TEST(ParquetReader, ThreadsDecodeRangesOfLargeRowGroups) {
   EXPECT_NE(error.to_string().find("bad.parquet"), std::string::npos) << error.to_string();
 }
 
+// Pages without nulls add no definition levels to a batch until a page with nulls comes (then
+// they are written out). Nulls in only some pages, a struct's child, batches cut inside pages
+// (kept tails of either kind), skips, one thread and two: every value and null is the
+// generator's.
+TEST(ParquetReader, NullsInSomePagesOnly) {
+  TempDir dir;
+  auto field = [](int32_t id, const char* name, TypePtr type, bool required) {
+    NestedField f;
+    f.id = id;
+    f.name = name;
+    f.type = std::move(type);
+    f.required = required;
+    return f;
+  };
+  Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "a", Type::int64(), false),
+                    field(3, "b", Type::string(), false),
+                    field(4, "s", Type::struct_of({field(5, "c", Type::int32(), false)}), false)});
+  auto a_null = [](int64_t i) { return (i >= 3000 && i < 3100) || i % 5000 == 4999; };
+  auto c_null = [](int64_t i) { return i >= 9000 && i < 9010; };
+  WriterOptions opt;
+  opt.page_row_limit = 700;
+  opt.row_group_size_bytes = 64 << 10;
+  std::string path = (dir.path / "sparse.parquet").string();
+  auto io = make_local_file_io();
+  {
+    auto w = ParquetWriter::open(io, path, schema, opt);
+    ASSERT_TRUE(w.ok());
+    for (int64_t start = 0; start < 24000; start += 2000) {
+      ColumnBatch b = ColumnBatch::make(schema.fields());
+      for (int64_t i = start; i < start + 2000; ++i) {
+        b.columns[0]->append_fixed<int64_t>(i);
+        if (a_null(i)) {
+          b.columns[1]->append_null();
+        } else {
+          b.columns[1]->append_fixed<int64_t>(i * 3);
+        }
+        b.columns[2]->append_bytes(fmt::format("b{}", i));
+        if (c_null(i)) {
+          b.columns[3]->child(0).append_null();
+        } else {
+          b.columns[3]->child(0).append_fixed<int32_t>(static_cast<int32_t>(i));
+        }
+        b.columns[3]->append_struct();
+      }
+      b.num_rows = 2000;
+      ASSERT_TRUE((*w)->write(b).ok());
+    }
+    ASSERT_TRUE((*w)->close().ok());
+  }
+  for (int threads : {1, 2}) {
+    for (int64_t batch_rows : {0, 1, 7, 999, 1000, 4096}) {
+      SCOPED_TRACE(fmt::format("threads {} batch {}", threads, batch_rows));
+      ReaderOptions o;
+      o.threads = threads;
+      o.batch_rows = batch_rows;
+      auto r = ParquetReader::open(io, path, o);
+      ASSERT_TRUE(r.ok());
+      int64_t next = 0;
+      while (true) {
+        auto b = (*r)->next_batch();
+        ASSERT_TRUE(b.ok()) << b.status().to_string();
+        if (!*b) break;
+        const ColumnBatch& batch = **b;
+        const int64_t* ids = batch.columns[0]->raw<int64_t>();
+        const ColumnVector& a = *batch.columns[1];
+        const ColumnVector& c = batch.columns[3]->child(0);
+        for (int64_t k = 0; k < batch.num_rows; ++k) {
+          int64_t i = ids[k];
+          ASSERT_EQ(i, next++);
+          ASSERT_EQ(a.is_null(k), a_null(i)) << i;
+          if (!a_null(i)) ASSERT_EQ(a.raw<int64_t>()[k], i * 3) << i;
+          ASSERT_FALSE(batch.columns[2]->is_null(k));
+          ASSERT_EQ(batch.columns[2]->bytes_at(k), fmt::format("b{}", i));
+          ASSERT_FALSE(batch.columns[3]->is_null(k));
+          ASSERT_EQ(c.is_null(k), c_null(i)) << i;
+          if (!c_null(i)) ASSERT_EQ(c.raw<int32_t>()[k], static_cast<int32_t>(i)) << i;
+        }
+      }
+      EXPECT_EQ(next, 24000);
+    }
+  }
+}
+
 TEST(ParquetReader, ProjectionByFieldId) {
   TempDir dir;
   std::string path = write_sample(dir.path, 100);
