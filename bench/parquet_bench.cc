@@ -119,6 +119,7 @@ Result<int64_t> read_file(const std::string& path, const std::vector<int32_t>& i
                           int threads = bench_threads()) {
   parquet::ReaderOptions options;
   options.threads = threads;
+  if (const char* b = std::getenv("FLOE_BENCH_BATCH_ROWS")) options.batch_rows = std::atoll(b);
   auto r = FLOE_TRY(parquet::ParquetReader::open(make_local_file_io(), path, options));
   if (!ids.empty()) FLOE_TRY(r->select(ids));
   int64_t rows = 0;

@@ -25,7 +25,7 @@ namespace {
 constexpr int64_t kTailRead = 64 * 1024;
 // Batches in one range of a large row group decoded ahead. Each range decodes its chunks'
 // dictionaries again, and the pages across its ends twice.
-constexpr int64_t kAheadRangeBatches = 4;
+constexpr int64_t kAheadRangeBatches = 1;
 
 bool has_repeated(const MNode& m) {
   if (m.kind == MNode::kList || m.kind == MNode::kMap || m.in_repeated) return true;
@@ -253,6 +253,10 @@ struct ParquetReader::Impl {
   bool use_ahead = false;
   std::deque<std::shared_ptr<Ahead>> ahead;
   int64_t ahead_row = 0;  // the next row of row group (*pending_)[next_] to hand to a range
+  // Where the data pages of that row group's most compressed selected column end (rows from
+  // its start; empty: unknown): ranges end there, so that column's pages are never
+  // decompressed twice (Iceberg writers end every column's pages at the same row counts).
+  std::vector<int64_t> ahead_page_ends;
   std::shared_ptr<GroupChunks> ahead_chunks;
   // Decoder states the ranges' jobs take and give back, so their buffers stay warm.
   std::mutex spare_mu;
@@ -802,11 +806,25 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_ahead() {
     while (im.ahead.size() < static_cast<size_t>(im.pool->size()) + 1 && next_ < pending_->size()) {
       int g = (*pending_)[next_];
       int64_t group_rows = metadata_.row_groups[g].num_rows;
+      if (!im.ahead_chunks) {
+        im.ahead_chunks = std::make_shared<GroupChunks>(im.fs.leaves.size());
+        im.ahead_page_ends.clear();
+        if (group_rows > ahead_range_rows()) locate_pages(g, *im.ahead_chunks);
+      }
       auto a = std::make_shared<Ahead>();
       a->group = g;
       a->first = im.ahead_row;
       a->rows = std::min(ahead_range_rows(), group_rows - im.ahead_row);
-      if (!im.ahead_chunks) im.ahead_chunks = std::make_shared<GroupChunks>(im.fs.leaves.size());
+      if (!im.ahead_page_ends.empty()) {
+        // The last page end inside the range, else the end of the page it starts in.
+        const auto& ends = im.ahead_page_ends;
+        auto after = std::upper_bound(ends.begin(), ends.end(), a->first + a->rows);
+        if (after != ends.begin() && *(after - 1) > a->first) {
+          a->rows = *(after - 1) - a->first;
+        } else if (after != ends.end()) {
+          a->rows = std::min(*after, group_rows) - a->first;
+        }
+      }
       a->chunks = im.ahead_chunks;
       im.ahead_row += a->rows;
       if (im.ahead_row >= group_rows) {
@@ -865,6 +883,50 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_ahead() {
       return front->status;
     }
   }
+}
+
+void ParquetReader::locate_pages(int group, GroupChunks& chunks) {
+  Impl& im = *impl_;
+  const RowGroup& rg = metadata_.row_groups[group];
+  std::vector<const MNode*> prims;
+  collect_primitives(im.selected, &prims);
+  const MNode* ref = nullptr;
+  for (const MNode* m : prims) {
+    if (!ref || rg.columns[m->leaf].meta_data->total_compressed_size >
+                    rg.columns[ref->leaf].meta_data->total_compressed_size) {
+      ref = m;
+    }
+  }
+  if (!ref) return;
+  const ColumnMetaData& meta = *rg.columns[ref->leaf].meta_data;
+  GroupChunks::Chunk& c = chunks.chunks[static_cast<size_t>(ref->leaf)];
+  std::lock_guard lock(c.mu);
+  if (!c.read) {
+    // A failed read is left to the range that needs the chunk, to report.
+    if (!io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size, &c.bytes).ok())
+      return;
+    c.read = true;
+  }
+  // Page headers only; anything odd leaves the page ends unknown (the ranges then report it).
+  std::string_view chunk(reinterpret_cast<const char*>(c.bytes.data()), c.bytes.size());
+  std::vector<int64_t> ends;
+  int64_t rows = 0;
+  size_t pos = 0;
+  while (pos < chunk.size() && rows < meta.num_values) {
+    PageHeader h;
+    size_t hsize = 0;
+    if (!decode_page_header(chunk.substr(pos), &h, &hsize).ok() || h.compressed_page_size < 0 ||
+        static_cast<size_t>(h.compressed_page_size) > chunk.size() - pos - hsize) {
+      return;
+    }
+    pos += hsize + static_cast<size_t>(h.compressed_page_size);
+    int64_t n = h.data_page_header      ? h.data_page_header->num_values
+                : h.data_page_header_v2 ? h.data_page_header_v2->num_rows
+                                        : 0;
+    if (n < 0) return;
+    if (n > 0) ends.push_back(rows += n);
+  }
+  im.ahead_page_ends = std::move(ends);
 }
 
 int64_t ParquetReader::ahead_range_rows() const { return options_.batch_rows * kAheadRangeBatches; }

@@ -124,6 +124,8 @@ class ParquetReader {
   // batch_rows rows, or ranges of a few batches of larger ones.
   Result<std::optional<ColumnBatch>> next_ahead();
   int64_t ahead_range_rows() const;  // rows of a range of a large row group
+  // Where the pages of the group's most compressed selected column end (Impl::ahead_page_ends).
+  void locate_pages(int group, GroupChunks& chunks);
   void decode_ahead(Ahead& a);
   // Waits for the row groups being decoded ahead and drops them.
   void drain_ahead();
