@@ -16,6 +16,7 @@ namespace floe::parquet {
 namespace {
 
 namespace fs = std::filesystem;
+using test_support::field;
 using test_support::TempDir;
 using testing::canonical_rows;
 using testing::oracle_dir;
@@ -107,16 +108,7 @@ TEST(ParquetReader, ReadsWhatDuckDBWritesWithEveryCodecAndPageVersion) {
 }
 
 Schema split_schema() {
-  NestedField id;
-  id.id = 1;
-  id.name = "id";
-  id.type = Type::int64();
-  id.required = true;
-  NestedField s;
-  s.id = 2;
-  s.name = "s";
-  s.type = Type::string();
-  return Schema(0, {id, s});
+  return Schema(0, {field(1, "id", Type::int64(), true), field(2, "s", Type::string(), false)});
 }
 
 std::string write_sample(const fs::path& dir, int64_t rows) {
@@ -298,14 +290,6 @@ TEST(ParquetReader, ThreadsDecodeRowGroupsAheadInFileOrder) {
 // the column-split path; a corrupt page in a later range fails after the batches before it.
 TEST(ParquetReader, ThreadsDecodeRangesOfLargeRowGroups) {
   TempDir dir;
-  auto field = [](int32_t id, const char* name, TypePtr type, bool required) {
-    NestedField f;
-    f.id = id;
-    f.name = name;
-    f.type = std::move(type);
-    f.required = required;
-    return f;
-  };
   Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "tag", Type::string(), false),
                     field(3, "x", Type::float64(), false), field(4, "name", Type::string(), true),
                     field(5, "l", Type::list_of(6, Type::int32(), false), false)});
@@ -459,14 +443,6 @@ TEST(ParquetReader, ThreadsDecodeRangesOfLargeRowGroups) {
 // generator's.
 TEST(ParquetReader, NullsInSomePagesOnly) {
   TempDir dir;
-  auto field = [](int32_t id, const char* name, TypePtr type, bool required) {
-    NestedField f;
-    f.id = id;
-    f.name = name;
-    f.type = std::move(type);
-    f.required = required;
-    return f;
-  };
   Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "a", Type::int64(), false),
                     field(3, "b", Type::string(), false),
                     field(4, "s", Type::struct_of({field(5, "c", Type::int32(), false)}), false)});
