@@ -23,10 +23,6 @@ using internal::MNode;
 namespace {
 
 constexpr int64_t kTailRead = 64 * 1024;
-// Batches in one range of a large row group decoded ahead. Each range decodes its chunks'
-// dictionaries again, and the pages across its ends twice.
-constexpr int64_t kAheadRangeBatches = 1;
-
 bool has_repeated(const MNode& m) {
   if (m.kind == MNode::kList || m.kind == MNode::kMap || m.in_repeated) return true;
   for (const auto& c : m.children) {
@@ -248,8 +244,9 @@ struct ParquetReader::Impl {
   std::vector<std::unique_ptr<LeafState>> leaves;
   // With threads, row ranges are decoded ahead, one per thread, like DuckDB's scans: columns
   // of unequal cost then keep every thread busy, which splitting each batch by column does not.
-  // A range is a whole row group of at most batch_rows rows (DuckDB writes 122,880), else a
-  // few batches of a larger one (flat columns only: a range starts by skipping whole pages).
+  // A range is a whole row group of at most batch_rows rows (DuckDB writes 122,880), else at
+  // most batch_rows rows of a larger one, ending at a page end (flat columns only: a range
+  // starts by skipping whole pages); a page longer than a batch makes a range of several.
   bool use_ahead = false;
   std::deque<std::shared_ptr<Ahead>> ahead;
   int64_t ahead_row = 0;  // the next row of row group (*pending_)[next_] to hand to a range
@@ -594,16 +591,6 @@ Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t
         ls.group = index;
         ls.next_row = first;
       }
-      if (pn.rep == 0) {
-        // Room for the batch up front: growing page by page copies, and its smaller blocks
-        // come from malloc, which other threads' arenas give back to the kernel.
-        int w = leaf_col->value_width();
-        if (w > 0) {
-          leaf_col->values().reserve(static_cast<size_t>(rows) * w);
-        } else {
-          leaf_col->offsets().reserve(static_cast<size_t>(rows + 1) * 4);
-        }
-      }
       Status st = ls.decoder.next(rows, leaf_col, &ls.defs, &ls.reps);
       if (!st.ok()) return fail(st);
       ls.next_row += rows;
@@ -741,7 +728,7 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_batch() {
       if (options_.batch_rows <= 0) break;
       int64_t n = metadata_.row_groups[g].num_rows;
       large |= n > options_.batch_rows;
-      ranges += (n + ahead_range_rows() - 1) / ahead_range_rows();
+      ranges += (n + options_.batch_rows - 1) / options_.batch_rows;
     }
     bool flat = true;
     for (const auto& m : im.selected) flat &= !has_repeated(m);
@@ -809,12 +796,12 @@ Result<std::optional<ColumnBatch>> ParquetReader::next_ahead() {
       if (!im.ahead_chunks) {
         im.ahead_chunks = std::make_shared<GroupChunks>(im.fs.leaves.size());
         im.ahead_page_ends.clear();
-        if (group_rows > ahead_range_rows()) locate_pages(g, *im.ahead_chunks);
+        if (group_rows > options_.batch_rows) locate_pages(g, *im.ahead_chunks);
       }
       auto a = std::make_shared<Ahead>();
       a->group = g;
       a->first = im.ahead_row;
-      a->rows = std::min(ahead_range_rows(), group_rows - im.ahead_row);
+      a->rows = std::min(options_.batch_rows, group_rows - im.ahead_row);
       if (!im.ahead_page_ends.empty()) {
         // The last page end inside the range, else the end of the page it starts in.
         const auto& ends = im.ahead_page_ends;
@@ -928,8 +915,6 @@ void ParquetReader::locate_pages(int group, GroupChunks& chunks) {
   }
   im.ahead_page_ends = std::move(ends);
 }
-
-int64_t ParquetReader::ahead_range_rows() const { return options_.batch_rows * kAheadRangeBatches; }
 
 int64_t ParquetReader::batch_first_row() const { return impl_->batch_first_row; }
 int ParquetReader::batch_row_group() const { return impl_->row_group; }

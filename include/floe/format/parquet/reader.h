@@ -121,9 +121,8 @@ class ParquetReader {
                                   std::vector<std::unique_ptr<LeafState>>* leaves,
                                   bool parallel = true, GroupChunks* chunks = nullptr);
   // next_batch() when row ranges are decoded ahead on the pool: whole row groups of at most
-  // batch_rows rows, or ranges of a few batches of larger ones.
+  // batch_rows rows, or ranges of larger ones ending at page ends.
   Result<std::optional<ColumnBatch>> next_ahead();
-  int64_t ahead_range_rows() const;  // rows of a range of a large row group
   // Where the pages of the group's most compressed selected column end (Impl::ahead_page_ends).
   void locate_pages(int group, GroupChunks& chunks);
   void decode_ahead(Ahead& a);
