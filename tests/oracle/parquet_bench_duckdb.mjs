@@ -8,18 +8,12 @@
 //    projected column (of lengths, for strings), so DuckDB decodes every value (best of 3).
 // Prints {"rows":..,"write_s":..,"write_cpu_s":..,"reads":{"floe/all":{"s":..,"cpu_s":..},..}}.
 // Wall and process CPU time (user + system, every thread).
-import {DuckDBInstance} from '@duckdb/node-api';
+import {connectDuckDB, sqlString as q} from './duckdb_connect.mjs';
 
 const [floeFile, outDir, codec = 'zstd', threads = '1', projectionsJson = '{"all":[]}'] =
     process.argv.slice(2);
 const projections = JSON.parse(projectionsJson);
-const instance = await DuckDBInstance.create(':memory:', {
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-  threads,
-});
-const c = await instance.connect();
-const q = (s) => '\'' + s.replaceAll('\'', '\'\'') + '\'';
+const c = await connectDuckDB(threads);
 const cpu = (c0) => {
   const d = process.cpuUsage(c0);
   return (d.user + d.system) / 1e6;

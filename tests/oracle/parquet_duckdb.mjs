@@ -7,7 +7,7 @@
 // decimals as strings, dates "YYYY-MM-DD", times "HH:MM:SS.ffffff", timestamps
 // "YYYY-MM-DDTHH:MM:SS.ffffff" (9 digits for nanos, no zone), binary/fixed as lowercase hex,
 // uuid text, structs as objects, lists as arrays, maps as [{"key":k,"value":v}...].
-import {DuckDBInstance} from '@duckdb/node-api';
+import {connectDuckDB, sqlString as q} from './duckdb_connect.mjs';
 
 import {canon, stringify} from './duckdb_canon.mjs';
 
@@ -16,14 +16,8 @@ const schemaMode = args[0] === '--schema';
 const execMode = args[0] === '--exec';  // --exec SQL...: runs statements (e.g. COPY ... TO parquet)
 const files = schemaMode || execMode ? args.slice(1) : args;
 
-const instance = await DuckDBInstance.create(':memory:', {
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-  threads: '1',
-});
-const conn = await instance.connect();
+const conn = await connectDuckDB('1');
 
-const q = (s) => '\'' + s.replaceAll('\'', '\'\'') + '\'';
 const out = [];
 const flush = () => {
   if (out.length) {

@@ -3,16 +3,10 @@
 // Times, best of 5 with 1 thread, the full decode of a (file_path, pos) Parquet file
 // (`SELECT count(*), max(pos)`) and the filter to one data file (`... WHERE file_path = TARGET`).
 // Prints {"full":{"s":..,"cpu_s":..,"count":..},"filter":{...}}: wall and process CPU seconds.
-import {DuckDBInstance} from '@duckdb/node-api';
+import {connectDuckDB, sqlString as q} from './duckdb_connect.mjs';
 
 const [file, target] = process.argv.slice(2);
-const instance = await DuckDBInstance.create(':memory:', {
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-  threads: '1',
-});
-const c = await instance.connect();
-const q = (s) => '\'' + s.replaceAll('\'', '\'\'') + '\'';
+const c = await connectDuckDB('1');
 async function best(runs, sql) {
   let s = Infinity, cpuS = Infinity, count = 0;
   for (let i = 0; i < runs; ++i) {

@@ -2,18 +2,13 @@
 // strings from the file named on the command line and prints, per query, "##Q <index>", one
 // canonical JSON array per row (see duckdb_canon.mjs), then "##END <rows>" or
 // "##ERROR <message>".
-import {DuckDBInstance} from '@duckdb/node-api';
+import {connectDuckDB} from './duckdb_connect.mjs';
 import {readFileSync} from 'node:fs';
 
 import {canon, stringify} from './duckdb_canon.mjs';
 
 const queries = JSON.parse(readFileSync(process.argv[2], 'utf8'));
-const instance = await DuckDBInstance.create(':memory:', {
-  autoinstall_known_extensions: 'false',
-  autoload_known_extensions: 'false',
-  threads: '1',
-});
-const conn = await instance.connect();
+const conn = await connectDuckDB('1');
 const out = [];
 for (let i = 0; i < queries.length; ++i) {
   out.push('##Q ' + i);
