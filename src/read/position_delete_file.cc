@@ -141,12 +141,9 @@ class RunReader {
                                                .row_groups[static_cast<size_t>(g)]
                                                .columns[static_cast<size_t>(c->leaf)]
                                                .meta_data;
-    Status st = io_.read_range_into(file_.path(), parquet::internal::chunk_start(meta),
-                                    meta.total_compressed_size, &c->chunk);
+    Status st = parquet::internal::read_chunk(io_, file_.path(), meta, &c->chunk);
     if (!st.ok()) return st.with_context(file_.path());
-    return c->decoder.start(
-        c->spec, meta,
-        std::string_view(reinterpret_cast<const char*>(c->chunk.data()), c->chunk.size()));
+    return c->decoder.start(c->spec, meta, c->chunk);
   }
 
   Status read_group(int g) {

@@ -1018,6 +1018,10 @@ Status ColumnDecoder::next_runs(std::vector<Run>* runs, int64_t* rows) {
   return Status::OK();
 }
 
+Status read_chunk(FileIO& io, const std::string& path, const ColumnMetaData& meta, Buffer* out) {
+  return io.read_range_into(path, chunk_start(meta), meta.total_compressed_size, out);
+}
+
 int64_t chunk_start(const ColumnMetaData& m) {
   int64_t start = m.data_page_offset;
   if (m.dictionary_page_offset && *m.dictionary_page_offset > 0 &&

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
+#include "floe/io/file_io.h"
 #include "format/parquet/codec.h"
 #include "format/parquet/schema_internal.h"
 
@@ -27,6 +28,10 @@ class ColumnDecoder {
  public:
   // Starts a column chunk; `chunk` (its bytes, from its first page) must outlive the reads.
   Status start(const LeafSpec& spec, const ColumnMetaData& meta, std::string_view chunk);
+  Status start(const LeafSpec& spec, const ColumnMetaData& meta, const Buffer& chunk) {
+    return start(spec, meta,
+                 std::string_view(reinterpret_cast<const char*>(chunk.data()), chunk.size()));
+  }
   // Decodes the next `rows` rows (every level entry of them, for repeated columns; rows < 0:
   // every row left). Appends their dense (non-null) values to `out` and replaces defs/reps
   // (left empty when the max level is 0; defs also when every level of a flat column's rows is
@@ -143,5 +148,7 @@ class ColumnDecoder {
 
 // Where a column chunk starts: its dictionary page, else its first data page.
 int64_t chunk_start(const ColumnMetaData& meta);
+// Reads a column chunk's bytes (from chunk_start) into `out`, reusing its memory.
+Status read_chunk(FileIO& io, const std::string& path, const ColumnMetaData& meta, Buffer* out);
 
 }  // namespace floe::parquet::internal

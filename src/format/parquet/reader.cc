@@ -570,20 +570,16 @@ Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t
           std::lock_guard lock(shared->mu);
           bytes = &shared->bytes;
           if (!shared->read) {
-            st = io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size,
-                                      &shared->bytes);
+            st = internal::read_chunk(*io_, path_, meta, &shared->bytes);
             shared->read = st.ok();
           }
           dictionary = shared->dictionary;
           dictionary_body = shared->dictionary_body;
         } else {
-          st =
-              io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size, &ls.chunk);
+          st = internal::read_chunk(*io_, path_, meta, &ls.chunk);
         }
         if (!st.ok()) return st.with_context(path_);
-        st = ls.decoder.start(
-            ls.spec, meta,
-            std::string_view(reinterpret_cast<const char*>(bytes->data()), bytes->size()));
+        st = ls.decoder.start(ls.spec, meta, *bytes);
         if (dictionary) ls.decoder.share_dictionary(std::move(dictionary), dictionary_body);
         if (st.ok() && first > 0) st = ls.decoder.skip(first);
         if (!st.ok()) return fail(st);
@@ -890,8 +886,7 @@ void ParquetReader::locate_pages(int group, GroupChunks& chunks) {
   std::lock_guard lock(c.mu);
   if (!c.read) {
     // A failed read is left to the range that needs the chunk, to report.
-    if (!io_->read_range_into(path_, chunk_start(meta), meta.total_compressed_size, &c.bytes).ok())
-      return;
+    if (!internal::read_chunk(*io_, path_, meta, &c.bytes).ok()) return;
     c.read = true;
   }
   // Page headers only; anything odd leaves the page ends unknown (the ranges then report it).
