@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include "floe/util/thread_pool.h"
@@ -576,6 +579,20 @@ class SegmentedBuffer {
   size_t size_ = 0;
 };
 
+struct WLeaf;
+
+// A data page encoded and waiting for its compression on the writer's pool, then for its turn
+// to be appended to its column chunk.
+struct PendingPage {
+  WLeaf* leaf = nullptr;
+  std::string body;  // encoded, uncompressed
+  Buffer compressed;
+  int32_t num_values = 0;
+  Encoding encoding = Encoding::kPlain;
+  bool done = false;  // compressed
+  Status status;
+};
+
 struct WLeaf {
   int32_t field_id = 0;
   std::vector<std::string> path;
@@ -595,10 +612,16 @@ struct WLeaf {
   int64_t page_entries = 0;
   // The column chunk of the current row group: finished data pages (headers and bodies).
   SegmentedBuffer pages;
+  // Pages after those, in order, still being compressed on the pool (threads > 1). Whichever
+  // thread finishes the oldest appends it, and the done ones after it, to `pages`, holding `mu`;
+  // `pages`, `pending` and the rg_ sizes below are shared with those jobs until drain_pages().
+  std::deque<std::unique_ptr<PendingPage>> pending;
+  std::unique_ptr<std::mutex> mu = std::make_unique<std::mutex>();
   int64_t rg_entries = 0, rg_dense = 0, rg_nans = 0;
   int64_t rg_uncompressed = 0, rg_compressed = 0;  // data pages, headers included
-  bool dict_on = false;                            // pages are still dictionary-encoded
-  bool dict_pages = false;                         // some page of this chunk is
+  int64_t rg_body_bytes = 0;  // data page bodies before compression (what row groups cut by)
+  bool dict_on = false;       // pages are still dictionary-encoded
+  bool dict_pages = false;    // some page of this chunk is
   bool plain_pages = false;
   DictBuilder dict;
   std::optional<Literal> rg_lo, rg_hi;  // chunk min/max and their statistics bytes
@@ -615,6 +638,9 @@ struct WLeaf {
 };
 
 void put_le32(uint32_t v, std::string* out) { out->append(reinterpret_cast<const char*>(&v), 4); }
+
+// Page bytes an encoder may queue for compression before it compresses pages itself.
+constexpr int64_t kQueuedBytes = int64_t{16} << 20;
 
 }  // namespace
 
@@ -668,9 +694,33 @@ struct ParquetWriter::Impl {
     Buffer compressed, dict_page;
     std::vector<uint32_t> indices;
   };
-  std::unique_ptr<ThreadPool> pool;  // threads > 1
   std::mutex scratch_mu;
   std::vector<std::unique_ptr<Scratch>> scratches;
+  // With threads, pages are compressed as pool jobs while encoding goes on (queue_page); each is
+  // appended to its chunk, in order, by whichever job finishes the oldest. Row groups are cut by
+  // sizes known before compression, and whatever reads a compressed size drains the pool first
+  // (drain_pages), so the file is the same whatever the thread count.
+  std::mutex pages_mu;
+  std::condition_variable pages_cv;
+  std::deque<PendingPage*> to_compress;
+  int64_t queued_bytes = 0;  // bodies of the pages not yet taken by a job
+  int64_t compressing = 0;   // pages queued or being compressed
+  Status page_error;         // the first failure of a job
+  std::vector<std::unique_ptr<PendingPage>> spare_pages;
+  // The columns of a write, handed out to the pool and the caller while pages compress: the
+  // round's state lives here and not on the caller's stack, so the caller need not wait for a
+  // helper job queued behind compression jobs, and a helper that runs after the round finds
+  // nothing to do.
+  using ColumnFn = std::function<Status(size_t, Scratch&)>;
+  std::mutex round_mu;
+  std::condition_variable round_cv;
+  const ColumnFn* round_fn = nullptr;
+  size_t round_n = 0, round_next = 0;
+  int round_running = 0;
+  Status round_error;
+  // Declared last so that it is destroyed first: jobs still queued run while the state above
+  // exists.
+  std::unique_ptr<ThreadPool> pool;  // threads > 1
 
   std::unique_ptr<Scratch> take_scratch() {
     std::lock_guard<std::mutex> lock(scratch_mu);
@@ -683,8 +733,161 @@ struct ParquetWriter::Impl {
     std::lock_guard<std::mutex> lock(scratch_mu);
     scratches.push_back(std::move(s));
   }
+
+  bool async_pages() const { return pool && options.codec != Codec::kUncompressed; }
+
+  // Hands the encoded `body` (left holding a spare buffer) of the next page of `l` to the pool.
+  // An encoder that gets ahead of compression by more than kQueuedBytes compresses pages itself
+  // until it is not, which bounds the memory the queue holds.
+  void queue_page(WLeaf& l, std::string* body, int32_t num_values, Encoding encoding) {
+    std::unique_ptr<PendingPage> p;
+    {
+      std::lock_guard<std::mutex> lock(pages_mu);
+      if (!spare_pages.empty()) {
+        p = std::move(spare_pages.back());
+        spare_pages.pop_back();
+      }
+    }
+    if (!p) p = std::make_unique<PendingPage>();
+    p->leaf = &l;
+    p->body.swap(*body);
+    p->num_values = num_values;
+    p->encoding = encoding;
+    p->done = false;
+    p->status = Status::OK();
+    PendingPage* raw = p.get();
+    {
+      std::lock_guard<std::mutex> lock(*l.mu);
+      l.pending.push_back(std::move(p));
+    }
+    bool over = false;
+    {
+      std::lock_guard<std::mutex> lock(pages_mu);
+      to_compress.push_back(raw);
+      queued_bytes += static_cast<int64_t>(raw->body.size());
+      ++compressing;
+      over = queued_bytes > kQueuedBytes;
+    }
+    pool->submit([this] { compress_next(); });
+    while (over && compress_next()) {
+      std::lock_guard<std::mutex> lock(pages_mu);
+      over = queued_bytes > kQueuedBytes;
+    }
+  }
+
+  // Compresses the oldest queued page, and appends the done pages at the head of its leaf's
+  // queue to the chunk; false when no page is queued.
+  bool compress_next() {
+    PendingPage* p = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(pages_mu);
+      if (to_compress.empty()) return false;
+      p = to_compress.front();
+      to_compress.pop_front();
+      queued_bytes -= static_cast<int64_t>(p->body.size());
+    }
+    auto sc = take_scratch();
+    p->compressed.clear();
+    p->status = sc->codec.compress(options.codec, reinterpret_cast<const uint8_t*>(p->body.data()),
+                                   p->body.size(), options.compression_level, &p->compressed);
+    WLeaf& l = *p->leaf;
+    std::vector<std::unique_ptr<PendingPage>> spent;
+    Status failed;
+    {
+      std::lock_guard<std::mutex> lock(*l.mu);
+      p->done = true;
+      while (!l.pending.empty() && l.pending.front()->done) {
+        PendingPage& q = *l.pending.front();
+        if (q.status.ok()) {
+          append_page(*sc, q.body.size(), q.compressed.data(), q.compressed.size(), q.num_values,
+                      false, q.encoding, &l.pages, &l.rg_uncompressed, &l.rg_compressed);
+        } else if (failed.ok()) {
+          failed = q.status;
+        }
+        spent.push_back(std::move(l.pending.front()));
+        l.pending.pop_front();
+      }
+    }
+    give_scratch(std::move(sc));
+    std::lock_guard<std::mutex> lock(pages_mu);
+    if (!failed.ok() && page_error.ok()) page_error = failed;
+    for (auto& q : spent) spare_pages.push_back(std::move(q));
+    if (--compressing == 0) pages_cv.notify_all();
+    return true;
+  }
+
+  // Compresses what is still queued (with the pool) and waits for the rest: afterwards every
+  // page is in its chunk. Returns the first failure of a job.
+  Status drain_pages() {
+    if (!pool) return Status::OK();
+    while (compress_next()) {
+    }
+    std::unique_lock<std::mutex> lock(pages_mu);
+    pages_cv.wait(lock, [&] { return compressing == 0; });
+    return page_error;
+  }
+  // The first failure of a job so far.
+  Status page_failure() {
+    if (!pool) return Status::OK();
+    std::lock_guard<std::mutex> lock(pages_mu);
+    return page_error;
+  }
+
+  // Claims and runs items of the current round until none is left.
+  void run_round() {
+    while (true) {
+      const ColumnFn* fn = nullptr;
+      size_t i = 0;
+      {
+        std::lock_guard<std::mutex> lock(round_mu);
+        if (!round_fn || round_next >= round_n || !round_error.ok()) return;
+        fn = round_fn;
+        i = round_next++;
+        ++round_running;
+      }
+      auto sc = take_scratch();
+      Status st = (*fn)(i, *sc);
+      give_scratch(std::move(sc));
+      std::lock_guard<std::mutex> lock(round_mu);
+      if (!st.ok() && round_error.ok()) round_error = std::move(st);
+      if (--round_running == 0) round_cv.notify_all();
+    }
+  }
+
+  // for_each while pages compress on the pool: once every item is claimed, the caller
+  // compresses pages until the items still running on workers are done.
+  Status for_each_round(size_t n, const ColumnFn& fn) {
+    {
+      std::lock_guard<std::mutex> lock(round_mu);
+      round_fn = &fn;
+      round_n = n;
+      round_next = 0;
+      round_running = 0;
+      round_error = Status::OK();
+    }
+    for (int h = 1; h < pool->size() && static_cast<size_t>(h) < n; ++h) {
+      pool->submit([this] { run_round(); });
+    }
+    run_round();
+    while (true) {
+      {
+        std::lock_guard<std::mutex> lock(round_mu);
+        if (round_running == 0) break;
+      }
+      if (!compress_next()) {
+        std::unique_lock<std::mutex> lock(round_mu);
+        round_cv.wait(lock, [&] { return round_running == 0; });
+        break;
+      }
+    }
+    std::lock_guard<std::mutex> lock(round_mu);
+    round_fn = nullptr;
+    return round_error;
+  }
+
   // Runs fn(i) for i in [0, n): on the pool when there is one.
-  Status for_each(size_t n, const std::function<Status(size_t, Scratch&)>& fn) {
+  Status for_each(size_t n, const ColumnFn& fn) {
+    if (async_pages() && n >= 2) return for_each_round(n, fn);
     if (!pool || n < 2) {
       auto s = take_scratch();
       for (size_t i = 0; i < n; ++i) {
@@ -790,7 +993,7 @@ struct ParquetWriter::Impl {
   void start_chunk(WLeaf& l) {
     l.pages.clear();
     l.rg_entries = l.rg_dense = l.rg_nans = 0;
-    l.rg_uncompressed = l.rg_compressed = 0;
+    l.rg_uncompressed = l.rg_compressed = l.rg_body_bytes = 0;
     l.dict_on = options.dictionary_enabled && l.type->id() != TypeId::kBoolean;
     l.dict_pages = l.plain_pages = false;
     if (l.dict_on) l.dict.reset(l.type, /*presize=*/true);
@@ -880,14 +1083,12 @@ struct ParquetWriter::Impl {
     return std::max<int64_t>(1, k);
   }
 
-  // Top-level primitive columns: levels from the validity bitmap, values copied in bulk, pages
-  // encoded and compressed as they fill.
-  Status write_flat(const ColumnVector& col, WLeaf& l, Scratch& sc) {
-    int64_t n = col.length();
+  // Rows [b, n) of a top-level primitive column: levels from the validity bitmap, values copied
+  // in bulk, pages encoded and compressed as they fill.
+  Status write_flat(const ColumnVector& col, int64_t b, int64_t n, WLeaf& l, Scratch& sc) {
     if (l.max_def == 0 && col.null_count() > 0) {
       return invalid_argument("null value in required column {}", l.path.back());
     }
-    int64_t b = 0;
     while (b < n) {
       int64_t k = page_room(l, col, b, n);
       append_flat(col, l, b, b + k);
@@ -1154,7 +1355,6 @@ struct ParquetWriter::Impl {
   Status emit_page(Scratch& sc, const std::string& body, int32_t num_values, bool dictionary,
                    Encoding enc, Dst* dst, int64_t* uncompressed, int64_t* compressed_size) {
     Buffer& compressed = sc.compressed;
-    std::string& header = sc.header;
     const auto* data = reinterpret_cast<const uint8_t*>(body.data());
     size_t size = body.size();
     if (options.codec != Codec::kUncompressed) {
@@ -1164,8 +1364,19 @@ struct ParquetWriter::Impl {
       data = compressed.data();
       size = compressed.size();
     }
+    append_page(sc, body.size(), data, size, num_values, dictionary, enc, dst, uncompressed,
+                compressed_size);
+    return Status::OK();
+  }
+
+  // Appends a page's header and its `size` stored bytes (of `body_size` before compression).
+  template <typename Dst>
+  void append_page(Scratch& sc, size_t body_size, const uint8_t* data, size_t size,
+                   int32_t num_values, bool dictionary, Encoding enc, Dst* dst,
+                   int64_t* uncompressed, int64_t* compressed_size) {
+    std::string& header = sc.header;
     PageHeader h;
-    h.uncompressed_page_size = static_cast<int32_t>(body.size());
+    h.uncompressed_page_size = static_cast<int32_t>(body_size);
     h.compressed_page_size = static_cast<int32_t>(size);
     if (dictionary) {
       h.type = PageType::kDictionaryPage;
@@ -1183,9 +1394,8 @@ struct ParquetWriter::Impl {
     encode_page_header(h, &header);
     dst->append(header.data(), header.size());
     dst->append(data, size);
-    *uncompressed += static_cast<int64_t>(header.size() + body.size());
+    *uncompressed += static_cast<int64_t>(header.size() + body_size);
     *compressed_size += static_cast<int64_t>(header.size() + size);
-    return Status::OK();
   }
 
   // Levels of a page that are all `level`: one RLE run with its 4-byte length prefix (bytes
@@ -1273,9 +1483,14 @@ struct ParquetWriter::Impl {
       encode_plain(l, v, 0, n, &page);
       l.plain_pages = true;
     }
-    FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(l.page_entries), false,
-                       dict ? Encoding::kRleDictionary : Encoding::kPlain, &l.pages,
-                       &l.rg_uncompressed, &l.rg_compressed));
+    Encoding enc = dict ? Encoding::kRleDictionary : Encoding::kPlain;
+    l.rg_body_bytes += static_cast<int64_t>(page.size());
+    if (async_pages()) {
+      queue_page(l, &page, static_cast<int32_t>(l.page_entries), enc);
+    } else {
+      FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(l.page_entries), false, enc, &l.pages,
+                         &l.rg_uncompressed, &l.rg_compressed));
+    }
     l.rg_entries += l.page_entries;
     l.rg_dense += n;
     l.page->clear();
@@ -1285,10 +1500,11 @@ struct ParquetWriter::Impl {
     return Status::OK();
   }
 
-  // Bytes of the row group so far: encoded pages before compression plus the open pages.
+  // Bytes of the row group so far: encoded page bodies before compression plus the open pages
+  // (known before compression finishes, so row groups cut at the same rows with any threads).
   int64_t buffered_bytes() const {
     int64_t b = 0;
-    for (const auto& l : leaves) b += l.rg_uncompressed + l.page_bytes();
+    for (const auto& l : leaves) b += l.rg_body_bytes + l.page_bytes();
     return b;
   }
 
@@ -1351,8 +1567,11 @@ struct ParquetWriter::Impl {
 
   Status flush_row_group() {
     if (buffered_rows == 0) return Status::OK();
-    FLOE_TRY(
-        for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); }));
+    Status flushed =
+        for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); });
+    Status drained = drain_pages();
+    FLOE_TRY(flushed);
+    FLOE_TRY(drained);
     RowGroup rg;
     rg.num_rows = buffered_rows;
     int64_t start = file_pos();
@@ -1422,11 +1641,13 @@ Status ParquetWriter::write(const ColumnBatch& batch) {
                               col.length(), batch.num_rows);
     }
   }
-  // Columns encode independently (in parallel with threads).
+  if (Status failed = im.page_failure(); !failed.ok()) return failed.with_context(im.path);
+  // Columns encode independently (in parallel with threads; pages compress on the pool
+  // meanwhile, and may still be compressing when this returns).
   Status st = im.for_each(batch.columns.size(), [&](size_t c, Impl::Scratch& sc) -> Status {
     const ColumnVector& col = *batch.columns[c];
     const WNode& n = im.nodes[c];
-    if (n.kind == WNode::kPrim) return im.write_flat(col, im.leaves[n.leaf], sc);
+    if (n.kind == WNode::kPrim) return im.write_flat(col, 0, batch.num_rows, im.leaves[n.leaf], sc);
     for (int64_t i = 0; i < batch.num_rows; ++i) {
       Status st = im.shred(col, i, n, 0, 0);
       if (!st.ok()) return st.with_context(fmt::format("column {}", im.fields[c].name));
@@ -1437,13 +1658,19 @@ Status ParquetWriter::write(const ColumnBatch& batch) {
     }
     return Status::OK();
   });
-  if (!st.ok()) return st.with_context(im.path);
+  if (!st.ok()) {
+    (void)im.drain_pages();
+    return st.with_context(im.path);
+  }
   im.buffered_rows += batch.num_rows;
   if (im.buffered_bytes() >= im.options.row_group_size_bytes) FLOE_TRY(im.flush_row_group());
   return Status::OK();
 }
 
 int64_t ParquetWriter::estimated_size() const {
+  // Compressed sizes are known once the pages queued for compression are done (a failure shows
+  // at the next write or close).
+  (void)impl_->drain_pages();
   int64_t b = impl_->file_pos();
   for (const auto& l : impl_->leaves) {
     b += static_cast<int64_t>(l.pages.size()) + l.page_bytes();

@@ -414,42 +414,108 @@ TEST(ParquetWriter, TruncationRules) {
   EXPECT_FALSE(MetricsMode::parse("truncate(x)").ok());
 }
 
+// With threads, pages compress on the pool while encoding goes on, and are appended to their
+// chunks in order by whichever job finishes them. The bytes of the file, the row-group cuts and
+// the size estimates a table writer rolls files by must not depend on the thread count or on
+// which job finished first, for every codec.
 TEST(ParquetWriter, ThreadsWriteTheSameFileAndReadTheSameRows) {
   TempDir dir;
   Schema schema = all_types_schema();
   auto io = make_local_file_io();
+  // Made first, so that writes follow each other while pages are still compressing.
+  std::vector<ColumnBatch> batches;
   std::vector<std::string> want;
+  for (int k = 0; k < 12; ++k) {
+    batches.push_back(all_types_batch(schema, 300 + k * 50, 7 + k));
+    canonical_rows(batches.back(), &want);
+  }
+  for (std::string codec : {"zstd", "snappy", "gzip", "uncompressed"}) {
+    SCOPED_TRACE(codec);
+    std::string files[3];
+    DataFileMetrics metrics[3];
+    std::vector<int64_t> estimates[3];
+    for (int t = 0; t < 3; ++t) {
+      auto opt =
+          WriterOptions::from_properties({{"write.parquet.compression-codec", codec}}, schema);
+      ASSERT_TRUE(opt.ok()) << opt.status().to_string();
+      opt->threads = t + 1;
+      // Row groups of several batches, pages of several per batch.
+      opt->row_group_size_bytes = 90 * 1024;
+      opt->page_size_bytes = 4 * 1024;
+      std::string path = (dir.path / fmt::format("{}-t{}.parquet", codec, t)).string();
+      auto writer = ParquetWriter::open(io, path, schema, *opt);
+      ASSERT_TRUE(writer.ok()) << writer.status().to_string();
+      for (size_t k = 0; k < batches.size(); ++k) {
+        ASSERT_TRUE((*writer)->write(batches[k]).ok());
+        // Every other batch, as a table writer does after each one.
+        if (k % 2 == 1) estimates[t].push_back((*writer)->estimated_size());
+      }
+      auto m = (*writer)->close();
+      ASSERT_TRUE(m.ok()) << m.status().to_string();
+      metrics[t] = *m;
+      files[t] = *io->read_file(path);
+    }
+    for (int t = 1; t < 3; ++t) {
+      EXPECT_TRUE(files[0] == files[t]) << t + 1 << " threads changed the bytes of the file";
+      EXPECT_EQ(estimates[0], estimates[t]) << t + 1 << " threads";
+      EXPECT_EQ(metrics[0].split_offsets, metrics[t].split_offsets);
+      EXPECT_EQ(metrics[0].column_sizes, metrics[t].column_sizes);
+      EXPECT_EQ(metrics[0].lower_bounds, metrics[t].lower_bounds);
+      EXPECT_EQ(metrics[0].upper_bounds, metrics[t].upper_bounds);
+      EXPECT_EQ(metrics[0].null_value_counts, metrics[t].null_value_counts);
+    }
+    // The test needs several row groups, of several batches each.
+    EXPECT_GT(metrics[0].split_offsets.size(), 2u);
+    EXPECT_LT(metrics[0].split_offsets.size(), batches.size() / 2);
+    ReaderOptions ro;
+    ro.threads = 2;
+    auto read =
+        read_parquet_file(io, (dir.path / fmt::format("{}-t2.parquet", codec)).string(), ro);
+    ASSERT_TRUE(read.ok()) << read.status().to_string();
+    std::vector<std::string> got;
+    for (const auto& b : *read) canonical_rows(b, &got);
+    expect_same_rows(want, got, "floe, 3 threads");
+  }
+}
+
+// One batch whose pages outrun compression: the encoder queues at most 16 MB of pages, then
+// compresses pages itself. The file is the one a single thread writes.
+TEST(ParquetWriter, ThreadsBoundThePagesWaitingForCompression) {
+  TempDir dir;
+  Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "s", Type::string(), false)});
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  std::mt19937_64 rng(3);
+  const int64_t rows = 300000;
+  for (int64_t r = 0; r < rows; ++r) {
+    b.columns[0]->append_fixed<int64_t>(r);
+    b.columns[1]->append_bytes(fmt::format("{:032x}{:032x}", rng(), rng()));  // 64 bytes
+  }
+  b.num_rows = rows;
+  auto io = make_local_file_io();
   std::string files[2];
-  DataFileMetrics metrics[2];
   for (int t = 0; t < 2; ++t) {
     WriterOptions opt;
     opt.threads = t + 1;
-    opt.row_group_size_bytes = 64 * 1024;
-    opt.page_size_bytes = 8 * 1024;
     std::string path = (dir.path / fmt::format("t{}.parquet", t)).string();
     auto writer = ParquetWriter::open(io, path, schema, opt);
     ASSERT_TRUE(writer.ok()) << writer.status().to_string();
-    for (int k = 0; k < 3; ++k) {
-      ColumnBatch b = all_types_batch(schema, 1000 + k * 250, 7 + k);
-      if (t == 0) canonical_rows(b, &want);
-      ASSERT_TRUE((*writer)->write(b).ok());
-    }
+    ASSERT_TRUE((*writer)->write(b).ok());
     auto m = (*writer)->close();
     ASSERT_TRUE(m.ok()) << m.status().to_string();
-    metrics[t] = *m;
+    EXPECT_EQ(m->record_count, rows);
     files[t] = *io->read_file(path);
   }
   EXPECT_TRUE(files[0] == files[1]) << "threads changed the bytes of the file";
-  EXPECT_EQ(metrics[0].lower_bounds, metrics[1].lower_bounds);
-  EXPECT_EQ(metrics[0].upper_bounds, metrics[1].upper_bounds);
-  EXPECT_EQ(metrics[0].null_value_counts, metrics[1].null_value_counts);
-  ReaderOptions ro;
-  ro.threads = 2;
-  auto batches = read_parquet_file(io, (dir.path / "t1.parquet").string(), ro);
+  auto batches = read_parquet_file(io, (dir.path / "t1.parquet").string());
   ASSERT_TRUE(batches.ok()) << batches.status().to_string();
-  std::vector<std::string> got;
-  for (const auto& b : *batches) canonical_rows(b, &got);
-  expect_same_rows(want, got, "floe, 2 threads");
+  int64_t n = 0;
+  for (const auto& got : *batches) {
+    for (int64_t i = 0; i < got.num_rows; ++i, ++n) {
+      ASSERT_EQ(got.columns[0]->raw<int64_t>()[i], n);
+      ASSERT_EQ(got.columns[1]->bytes_at(i), b.columns[1]->bytes_at(n));
+    }
+  }
+  EXPECT_EQ(n, rows);
 }
 
 // Bounds of byte columns in unsigned byte order, across pages, with values that tie on their
