@@ -416,7 +416,9 @@ void expect_field_ids(const nlohmann::json& node, int* count) {
         expect_field_ids(f["type"], count);
       }
     } else if (node.value("type", "") == "array") {
-      if (node.value("logicalType", "") != "map") EXPECT_TRUE(node.contains("element-id"));
+      if (node.value("logicalType", "") != "map") {
+        EXPECT_TRUE(node.contains("element-id"));
+      }
       expect_field_ids(node["items"], count);
     } else if (node.value("type", "") == "map") {
       EXPECT_TRUE(node.contains("key-id") && node.contains("value-id"));

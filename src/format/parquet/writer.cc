@@ -229,8 +229,43 @@ Result<WriterOptions> WriterOptions::from_properties(
 
 namespace {
 
+uint64_t load64(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+uint32_t load32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+// Keys of at most 16 bytes as two words, from loads that stay inside the key (they overlap
+// when it is shorter than 16 or 8 bytes): equal keys of one length give equal words.
+void short_key_words(const uint8_t* p, size_t n, uint64_t* a, uint64_t* b) {
+  if (n >= 8) {
+    *a = load64(p);
+    *b = load64(p + n - 8);
+  } else if (n >= 4) {
+    *a = load32(p);
+    *b = load32(p + n - 4);
+  } else if (n > 0) {
+    *a = (uint64_t{p[0]} << 16) | (uint64_t{p[n / 2]} << 8) | p[n - 1];
+    *b = 0;
+  } else {
+    *a = *b = 0;
+  }
+}
+
 uint64_t hash_bytes(const uint8_t* p, size_t n) {
   uint64_t h = 0x9E3779B97F4A7C15ull ^ n;
+  if (n <= 16) {
+    uint64_t a, b;
+    short_key_words(p, n, &a, &b);
+    h = (h ^ (a * 0xBF58476D1CE4E5B9ull)) * 0x94D049BB133111EBull;
+    h = (h ^ (b * 0xBF58476D1CE4E5B9ull)) * 0x94D049BB133111EBull;
+    return h ^ (h >> 32);
+  }
   while (n >= 8) {
     uint64_t v;
     std::memcpy(&v, p, 8);
@@ -243,6 +278,14 @@ uint64_t hash_bytes(const uint8_t* p, size_t n) {
   std::memcpy(&v, p, n);
   h = (h ^ (v * 0xBF58476D1CE4E5B9ull)) * 0x94D049BB133111EBull;
   return h ^ (h >> 32);
+}
+
+bool same_bytes(const uint8_t* a, const uint8_t* b, size_t n) {
+  if (n > 16) return std::memcmp(a, b, n) == 0;
+  uint64_t a0, a1, b0, b1;
+  short_key_words(a, n, &a0, &a1);
+  short_key_words(b, n, &b0, &b1);
+  return a0 == b0 && a1 == b1;
 }
 
 struct WNode {
@@ -359,14 +402,18 @@ class DictBuilder {
     while (presize && static_cast<int64_t>(slots) < 2 * count_) slots *= 2;
     type_ = type;
     width_ = ColumnVector::value_width(*type);
-    table_.assign(width_ == 4 || width_ == 8 ? 1024 : slots, -1);
     slots4_.clear();
     slots8_.clear();
-    if (width_ == 4) slots4_.assign(slots, Slot<uint32_t>{0, -1});
-    if (width_ == 8) slots8_.assign(slots, Slot<uint64_t>{0, -1});
+    slotsb_.clear();
+    if (width_ == 4) {
+      slots4_.assign(slots, Slot<uint32_t>{0, -1});
+    } else if (width_ == 8) {
+      slots8_.assign(slots, Slot<uint64_t>{0, -1});
+    } else {
+      slotsb_.assign(slots, Slot<uint64_t>{0, -1});
+    }
     keys4_.clear();
     keys8_.clear();
-    hashes_.clear();
     if (!bytes_uniques_ || !same_type(bytes_uniques_->type(), type)) {
       bytes_uniques_ = ColumnVector::make(type);
     } else {
@@ -413,52 +460,57 @@ class DictBuilder {
   // Mostly distinct values: a dictionary would not pay.
   bool too_distinct() const { return seen_ == 65536 && count_ > 60000; }
 
-  template <typename K>
-  void grow_table(const std::vector<K>* keys) {
-    std::vector<int32_t> next(table_.size() * 2, -1);
-    size_t m2 = next.size() - 1;
-    for (int64_t e = 0; e < count_; ++e) {
-      size_t sl = (keys ? mix((*keys)[e]) : hashes_[e]) & m2;
-      while (next[sl] >= 0) sl = (sl + 1) & m2;
-      next[sl] = static_cast<int32_t>(e);
-    }
-    table_ = std::move(next);
-  }
+  // Values are looked up in blocks: their hashes first (and, once the table outgrows the
+  // cache, a prefetch of each one's slot), then the probes.
+  static constexpr int64_t kBlock = 64;
+  static constexpr size_t kCachedSlotBytes = 256 << 10;
 
   // 4- and 8-byte values: keys compared as integers, not bytes, and stored in the slots so a
   // probe touches one cache line.
   template <typename K>
   bool add_fixed(const ColumnVector& v, uint32_t* indices, int64_t limit, std::vector<K>* keys) {
-    int64_t n = v.length();
+    const int64_t n = v.length();
     const K* in = reinterpret_cast<const K*>(v.values().data());
     std::vector<Slot<K>>& table = slots<K>();
     if (table.empty()) table.assign(1024, Slot<K>{0, -1});
-    // Large dictionaries outgrow the cache: the slot of a value a few rows ahead is fetched
-    // while this one is probed.
-    constexpr int64_t kAhead = 32;
-    for (int64_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) __builtin_prefetch(&table[mix(in[i + kAhead]) & (table.size() - 1)]);
-      K key = in[i];
-      size_t mask = table.size() - 1;
-      size_t slot = mix(key) & mask;
-      while (true) {
-        Slot<K>& e = table[slot];
-        if (e.index < 0) {
-          e.key = key;
-          e.index = static_cast<int32_t>(count_);
-          keys->push_back(key);
-          indices[i] = static_cast<uint32_t>(count_++);
-          if (static_cast<size_t>(count_) * 2 > table.size()) grow_slots(&table);
-          break;
-        }
-        if (e.key == key) {
-          indices[i] = static_cast<uint32_t>(e.index);
-          break;
-        }
-        slot = (slot + 1) & mask;
+    uint64_t hashes[kBlock];
+    for (int64_t b = 0; b < n; b += kBlock) {
+      const int64_t m = std::min(kBlock, n - b);
+      const K* x = in + b;
+      for (int64_t j = 0; j < m; ++j) hashes[j] = mix(x[j]);
+      if (table.size() * sizeof(Slot<K>) > kCachedSlotBytes) {
+        size_t mask = table.size() - 1;
+        for (int64_t j = 0; j < m; ++j) __builtin_prefetch(&table[hashes[j] & mask]);
       }
-      ++seen_;
-      if (count_ * static_cast<int64_t>(sizeof(K)) > limit || too_distinct()) return false;
+      for (int64_t j = 0; j < m; ++j) {
+        K key = x[j];
+        size_t mask = table.size() - 1;
+        size_t slot = hashes[j] & mask;
+        bool added = false;
+        while (true) {
+          Slot<K>& e = table[slot];
+          if (e.key == key && e.index >= 0) {
+            indices[b + j] = static_cast<uint32_t>(e.index);
+            break;
+          }
+          if (e.index < 0) {
+            e.key = key;
+            e.index = static_cast<int32_t>(count_);
+            keys->push_back(key);
+            indices[b + j] = static_cast<uint32_t>(count_++);
+            if (static_cast<size_t>(count_) * 2 > table.size()) {
+              grow_slots(&table, [](const Slot<K>& s) { return mix(s.key); });
+            }
+            added = true;
+            break;
+          }
+          slot = (slot + 1) & mask;
+        }
+        ++seen_;
+        if ((added && count_ * static_cast<int64_t>(sizeof(K)) > limit) || too_distinct()) {
+          return false;
+        }
+      }
     }
     return true;
   }
@@ -476,60 +528,104 @@ class DictBuilder {
       return slots8_;
     }
   }
-  template <typename K>
-  static void grow_slots(std::vector<Slot<K>>* table) {
+  // Doubles the table; `hash` gives a slot's hash.
+  template <typename K, typename H>
+  static void grow_slots(std::vector<Slot<K>>* table, H hash) {
     std::vector<Slot<K>> next(table->size() * 2, Slot<K>{0, -1});
     size_t m2 = next.size() - 1;
     for (const Slot<K>& e : *table) {
       if (e.index < 0) continue;
-      size_t sl = mix(e.key) & m2;
+      size_t sl = hash(e) & m2;
       while (next[sl].index >= 0) sl = (sl + 1) & m2;
       next[sl] = e;
     }
     *table = std::move(next);
   }
 
+  // Byte keys (strings, binary, fixed, uuid, decimal): slots hold each key's hash and index
+  // into the uniques, whose bytes are compared only when the hashes match.
   bool add_bytes(const ColumnVector& v, uint32_t* indices, int64_t limit) {
-    int64_t n = v.length();
+    const int64_t n = v.length();
     ColumnVector& u = *bytes_uniques_;
-    for (int64_t i = 0; i < n; ++i) {
-      std::string_view key = v.bytes_at(i);
-      uint64_t h = hash_bytes(reinterpret_cast<const uint8_t*>(key.data()), key.size());
-      size_t mask = table_.size() - 1;
-      size_t slot = h & mask;
-      while (true) {
-        int32_t e = table_[slot];
-        if (e < 0) {
-          table_[slot] = static_cast<int32_t>(count_);
-          u.append_bytes(key);
-          hashes_.push_back(h);
-          bytes_ += static_cast<int64_t>(key.size()) + (width_ > 0 ? 0 : 4);
-          indices[i] = static_cast<uint32_t>(count_++);
-          if (static_cast<size_t>(count_) * 2 > table_.size()) {
-            grow_table<uint64_t>(nullptr);
-          }
-          break;
-        }
-        if (hashes_[e] == h && u.bytes_at(e) == key) {
-          indices[i] = static_cast<uint32_t>(e);
-          break;
-        }
-        slot = (slot + 1) & mask;
+    const bool fixed = width_ > 0;
+    const auto* vdata = fixed ? v.values().data() : v.data().data();
+    const int32_t* voff = fixed ? nullptr : v.offsets().as<int32_t>();
+    auto key_at = [&](int64_t i, size_t* len) {
+      if (fixed) {
+        *len = static_cast<size_t>(width_);
+        return vdata + i * width_;
       }
-      ++seen_;
-      if (bytes_ > limit || too_distinct()) return false;
+      *len = static_cast<size_t>(voff[i + 1] - voff[i]);
+      return vdata + voff[i];
+    };
+    auto unique_at = [&](int64_t e, size_t* len) {
+      if (fixed) {
+        *len = static_cast<size_t>(width_);
+        return u.values().data() + e * width_;
+      }
+      const int32_t* o = u.offsets().as<int32_t>();
+      *len = static_cast<size_t>(o[e + 1] - o[e]);
+      return u.data().data() + o[e];
+    };
+    std::vector<Slot<uint64_t>>& table = slotsb_;
+    if (table.empty()) table.assign(1024, Slot<uint64_t>{0, -1});
+    uint64_t hashes[kBlock];
+    for (int64_t b = 0; b < n; b += kBlock) {
+      const int64_t m = std::min(kBlock, n - b);
+      for (int64_t j = 0; j < m; ++j) {
+        size_t len;
+        const uint8_t* p = key_at(b + j, &len);
+        hashes[j] = hash_bytes(p, len);
+      }
+      if (table.size() * sizeof(Slot<uint64_t>) > kCachedSlotBytes) {
+        size_t mask = table.size() - 1;
+        for (int64_t j = 0; j < m; ++j) __builtin_prefetch(&table[hashes[j] & mask]);
+      }
+      for (int64_t j = 0; j < m; ++j) {
+        const uint64_t h = hashes[j];
+        size_t len;
+        const uint8_t* p = key_at(b + j, &len);
+        size_t mask = table.size() - 1;
+        size_t slot = h & mask;
+        bool added = false;
+        while (true) {
+          Slot<uint64_t>& e = table[slot];
+          if (e.index < 0) {
+            e.key = h;
+            e.index = static_cast<int32_t>(count_);
+            u.append_bytes(std::string_view(reinterpret_cast<const char*>(p), len));
+            bytes_ += static_cast<int64_t>(len) + (fixed ? 0 : 4);
+            indices[b + j] = static_cast<uint32_t>(count_++);
+            if (static_cast<size_t>(count_) * 2 > table.size()) {
+              grow_slots(&table, [](const Slot<uint64_t>& s) { return s.key; });
+            }
+            added = true;
+            break;
+          }
+          if (e.key == h) {
+            size_t ulen;
+            const uint8_t* q = unique_at(e.index, &ulen);
+            if (ulen == len && same_bytes(p, q, len)) {
+              indices[b + j] = static_cast<uint32_t>(e.index);
+              break;
+            }
+          }
+          slot = (slot + 1) & mask;
+        }
+        ++seen_;
+        if ((added && bytes_ > limit) || too_distinct()) return false;
+      }
     }
     return true;
   }
 
   TypePtr type_;
   int width_ = 0;
-  std::vector<int32_t> table_;  // byte keys: indices into the uniques
   std::vector<Slot<uint32_t>> slots4_;
   std::vector<Slot<uint64_t>> slots8_;
+  std::vector<Slot<uint64_t>> slotsb_;  // byte keys: hash and index into the uniques
   std::vector<uint32_t> keys4_;
   std::vector<uint64_t> keys8_;
-  std::vector<uint64_t> hashes_;
   ColumnPtr bytes_uniques_;
   int64_t count_ = 0, bytes_ = 0, seen_ = 0;
 };
@@ -659,19 +755,23 @@ struct ParquetWriter::Impl {
   std::vector<int64_t> split_offsets;
   bool closed = false;
 
+  int64_t handed = 0;  // bytes handed to `stream`, or to the job writing a row group
+
   // Offset in the file of the next byte written.
-  int64_t file_pos() const {
-    return (stream ? stream->position() : 0) + static_cast<int64_t>(out.size());
-  }
+  int64_t file_pos() const { return handed + static_cast<int64_t>(out.size()); }
   // The file is opened when the first megabyte is ready, so that writers of small files (one per
   // partition) hold no file descriptor while they fill.
+  Status open_stream() {
+    if (stream) return Status::OK();
+    auto s = io->open_output(path);
+    if (!s.ok()) return s.status();
+    stream = std::move(*s);
+    return Status::OK();
+  }
   Status flush_out() {
-    if (!stream) {
-      auto s = io->open_output(path);
-      if (!s.ok()) return s.status();
-      stream = std::move(*s);
-    }
+    FLOE_TRY(open_stream());
     if (out.empty()) return Status::OK();
+    handed += static_cast<int64_t>(out.size());
     Status st =
         stream->write(std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
     out.clear();
@@ -684,7 +784,75 @@ struct ParquetWriter::Impl {
       return out.size() >= (1 << 20) ? flush_out() : Status::OK();
     }
     FLOE_TRY(flush_out());
+    handed += static_cast<int64_t>(n);
     return stream->write(std::string_view(reinterpret_cast<const char*>(p), n));
+  }
+
+  // With threads, a row group's bytes go to the file from a pool job while the next row group
+  // fills. The job writes each piece's small parts, then its pages; the next row group's write
+  // (and close) waits for it first.
+  struct Piece {
+    Buffer small;
+    SegmentedBuffer pages;
+  };
+  struct RowGroupWrite {
+    std::vector<Piece> pieces;
+    bool running = false;
+    Status status;
+  };
+  std::mutex write_mu;
+  std::condition_variable write_cv;
+  RowGroupWrite row_group_write;
+  std::vector<Piece> spare_pieces;  // written, kept for their blocks
+
+  // Waits for the row group being written, if any, and returns how its write went.
+  Status wait_row_group_write() {
+    std::unique_lock<std::mutex> lock(write_mu);
+    write_cv.wait(lock, [&] { return !row_group_write.running; });
+    for (auto& p : row_group_write.pieces) spare_pieces.push_back(std::move(p));
+    row_group_write.pieces.clear();
+    return row_group_write.status;
+  }
+  // The next piece of the row group being gathered: the small parts so far, and `pages`, which
+  // is left empty (holding a written piece's blocks).
+  void add_piece(SegmentedBuffer* pages, std::vector<Piece>* pieces) {
+    Piece p;
+    if (!spare_pieces.empty()) {
+      p = std::move(spare_pieces.back());
+      spare_pieces.pop_back();
+    }
+    std::swap(p.small, out);
+    out.clear();
+    std::swap(p.pages, *pages);
+    pages->clear();
+    handed += static_cast<int64_t>(p.small.size() + p.pages.size());
+    pieces->push_back(std::move(p));
+  }
+  void start_row_group_write(std::vector<Piece> pieces) {
+    {
+      std::lock_guard<std::mutex> lock(write_mu);
+      row_group_write.pieces = std::move(pieces);
+      row_group_write.running = true;
+    }
+    pool->submit([this] {
+      Status st;
+      for (const Piece& p : row_group_write.pieces) {
+        if (!st.ok()) break;
+        if (!p.small.empty()) {
+          st = stream->write(
+              std::string_view(reinterpret_cast<const char*>(p.small.data()), p.small.size()));
+        }
+        if (st.ok()) {
+          st = p.pages.for_each([&](const uint8_t* d, size_t n) {
+            return stream->write(std::string_view(reinterpret_cast<const char*>(d), n));
+          });
+        }
+      }
+      std::lock_guard<std::mutex> lock(write_mu);
+      if (!st.ok() && row_group_write.status.ok()) row_group_write.status = std::move(st);
+      row_group_write.running = false;
+      write_cv.notify_all();
+    });
   }
 
   // Encoding scratch: one per task running at a time (columns encode in parallel with threads).
@@ -1508,7 +1676,8 @@ struct ParquetWriter::Impl {
     return b;
   }
 
-  Status write_chunk(WLeaf& l, ColumnChunk* chunk, Scratch& sc) {
+  // Writes the chunk of `l`, or with `pieces`, adds it to them for a row-group write job.
+  Status write_chunk(WLeaf& l, ColumnChunk* chunk, Scratch& sc, std::vector<Piece>* pieces) {
     std::string& page = sc.page;
     ColumnMetaData meta;
     meta.type = l.physical;
@@ -1551,13 +1720,21 @@ struct ParquetWriter::Impl {
       dict_page.clear();
       FLOE_TRY(emit_page(sc, page, static_cast<int32_t>(u->length()), true, Encoding::kPlain,
                          &dict_page, &meta.total_uncompressed_size, &meta.total_compressed_size));
-      FLOE_TRY(put(dict_page.data(), dict_page.size()));
+      if (pieces) {
+        out.append(dict_page.data(), dict_page.size());
+      } else {
+        FLOE_TRY(put(dict_page.data(), dict_page.size()));
+      }
       meta.encodings = {Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary};
     } else {
       meta.encodings = {Encoding::kPlain, Encoding::kRle};
     }
     meta.data_page_offset = file_pos();
-    FLOE_TRY(l.pages.for_each([&](const uint8_t* p, size_t n) { return put(p, n); }));
+    if (pieces) {
+      add_piece(&l.pages, pieces);
+    } else {
+      FLOE_TRY(l.pages.for_each([&](const uint8_t* p, size_t n) { return put(p, n); }));
+    }
     meta.total_uncompressed_size += l.rg_uncompressed;
     meta.total_compressed_size += l.rg_compressed;
     l.column_size += meta.total_compressed_size;
@@ -1572,6 +1749,13 @@ struct ParquetWriter::Impl {
     Status drained = drain_pages();
     FLOE_TRY(flushed);
     FLOE_TRY(drained);
+    // With threads, the bytes go to the file from a pool job, after the previous row group's.
+    const bool in_job = pool != nullptr;
+    std::vector<Piece> pieces;
+    if (in_job) {
+      FLOE_TRY(wait_row_group_write());
+      FLOE_TRY(open_stream());
+    }
     RowGroup rg;
     rg.num_rows = buffered_rows;
     int64_t start = file_pos();
@@ -1579,13 +1763,14 @@ struct ParquetWriter::Impl {
     auto sc = take_scratch();
     for (auto& l : leaves) {
       ColumnChunk c;
-      Status st = write_chunk(l, &c, *sc);
+      Status st = write_chunk(l, &c, *sc, in_job ? &pieces : nullptr);
       if (!st.ok()) return st;
       rg.total_byte_size += c.meta_data->total_uncompressed_size;
       rg.columns.push_back(std::move(c));
       start_chunk(l);
     }
     give_scratch(std::move(sc));
+    if (in_job) start_row_group_write(std::move(pieces));
     rg.total_compressed_size = file_pos() - start;
     rg.ordinal = static_cast<int16_t>(metadata.row_groups.size());
     metadata.row_groups.push_back(std::move(rg));
@@ -1685,6 +1870,7 @@ Result<DataFileMetrics> ParquetWriter::close() {
   if (im.closed) return invalid_argument("{}: writer is already closed", im.path);
   im.closed = true;
   FLOE_TRY(im.flush_row_group());
+  FLOE_TRY(im.wait_row_group_write());
   im.metadata.num_rows = im.total_rows;
   im.metadata.created_by = im.options.created_by;
   im.metadata.key_value_metadata = im.options.key_value_metadata;

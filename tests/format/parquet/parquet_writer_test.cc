@@ -621,6 +621,63 @@ TEST(ParquetWriter, LargeDictionariesRoundTrip) {
   expect_duckdb_rows(path, want);
 }
 
+// Byte dictionaries compare keys of up to 16 bytes as two overlapping words: keys of every
+// length from 0 to 20 that differ in one byte only, at each position, stay distinct entries,
+// and a string and a fixed column keep every value.
+TEST(ParquetWriter, ByteDictionariesKeepKeysThatDifferInOneByte) {
+  TempDir dir;
+  Schema schema(0, {field(1, "s", Type::string(), false), field(2, "fx", Type::fixed(7), false)});
+  std::vector<std::string> keys;
+  for (size_t len = 0; len <= 20; ++len) {
+    std::string base(len, 'k');
+    keys.push_back(base);
+    for (size_t at = 0; at < len; ++at) {
+      for (char c : {'j', 'l', '\x80'}) {
+        std::string k = base;
+        k[at] = c;
+        keys.push_back(k);
+      }
+    }
+  }
+  std::vector<std::string> fixed;
+  for (size_t at = 0; at < 7; ++at) {
+    for (int c = 0; c < 4; ++c) {
+      std::string k(7, '\0');
+      k[at] = static_cast<char>(c);
+      fixed.push_back(k);
+    }
+  }
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  const int64_t rows = 20000;
+  std::mt19937_64 rng(11);
+  for (int64_t r = 0; r < rows; ++r) {
+    b.columns[0]->append_bytes(keys[rng() % keys.size()]);
+    b.columns[1]->append_bytes(fixed[rng() % fixed.size()]);
+  }
+  b.num_rows = rows;
+  std::string path = (dir.path / "keys.parquet").string();
+  auto io = make_local_file_io();
+  auto w = ParquetWriter::open(io, path, schema, WriterOptions{});
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(b).ok());
+  ASSERT_TRUE((*w)->close().ok());
+  auto reader = ParquetReader::open(io, path);
+  ASSERT_TRUE(reader.ok());
+  for (const auto& c : (*reader)->metadata().row_groups.at(0).columns) {
+    EXPECT_TRUE(c.meta_data->dictionary_page_offset.has_value()) << c.meta_data->path_in_schema[0];
+  }
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok());
+  int64_t n = 0;
+  for (const auto& got : *batches) {
+    for (int64_t i = 0; i < got.num_rows; ++i, ++n) {
+      ASSERT_EQ(got.columns[0]->bytes_at(i), b.columns[0]->bytes_at(n)) << "row " << n;
+      ASSERT_EQ(got.columns[1]->bytes_at(i), b.columns[1]->bytes_at(n)) << "row " << n;
+    }
+  }
+  EXPECT_EQ(n, rows);
+}
+
 // The file appears only when the writer closes; a writer dropped unclosed leaves nothing. Row
 // groups of 1.5 MB: column chunks span the writer's 1 MB blocks, pages straddle them.
 TEST(ParquetWriter, FileAppearsOnClose) {

@@ -40,8 +40,8 @@ struct WriterOptions {
   std::map<int32_t, MetricsMode> column_metrics;  // by field id
   std::vector<KeyValue> key_value_metadata;       // footer key/value pairs
   std::string created_by = "floe version 0.1.0";
-  // Threads encoding and compressing columns in parallel (1: the calling thread only). The file
-  // is the same for any number.
+  // Threads encoding columns in parallel and compressing their pages while encoding goes on (1:
+  // the calling thread only). The file is the same for any number.
   int threads = 1;
 
   // From Iceberg table properties (names and defaults of the Java implementation).
@@ -73,7 +73,8 @@ class ParquetWriter {
   Status write(const ColumnBatch& batch);
   // Flushes the last row group, writes the footer and the file; returns the metrics.
   Result<DataFileMetrics> close();
-  // Bytes buffered or written so far (for rolling files by size).
+  // Bytes buffered or written so far (for rolling files by size). With threads, it first waits
+  // for the pages still compressing, so that it does not depend on their timing.
   int64_t estimated_size() const;
 
   struct Impl;
