@@ -478,6 +478,80 @@ TEST(ParquetWriter, ThreadsWriteTheSameFileAndReadTheSameRows) {
   }
 }
 
+// A FileIO whose output streams fail the write that would pass `limit` bytes.
+class FailingStreamIO : public FileIO {
+ public:
+  FailingStreamIO(FileIOPtr inner, int64_t limit) : inner_(std::move(inner)), limit_(limit) {}
+  Result<std::string> read_file(std::string_view p) override { return inner_->read_file(p); }
+  Result<std::string> read_range(std::string_view p, int64_t o, int64_t n) override {
+    return inner_->read_range(p, o, n);
+  }
+  Result<int64_t> file_size(std::string_view p) override { return inner_->file_size(p); }
+  Status write_file(std::string_view p, std::string_view d, WriteMode m) override {
+    return inner_->write_file(p, d, m);
+  }
+  Result<std::unique_ptr<OutputStream>> open_output(std::string_view p, WriteMode m) override {
+    struct Stream : OutputStream {
+      std::unique_ptr<OutputStream> inner;
+      int64_t limit = 0;
+      Status write(std::string_view d) override {
+        if (position_ + static_cast<int64_t>(d.size()) > limit) {
+          return Status(ErrorKind::kIo, "disk full");
+        }
+        position_ += static_cast<int64_t>(d.size());
+        return inner->write(d);
+      }
+      Status close() override { return inner->close(); }
+    };
+    auto s = std::make_unique<Stream>();
+    s->inner = FLOE_TRY(inner_->open_output(p, m));
+    s->limit = limit_;
+    return std::unique_ptr<OutputStream>(std::move(s));
+  }
+  Result<bool> exists(std::string_view p) override { return inner_->exists(p); }
+  Status delete_file(std::string_view p) override { return inner_->delete_file(p); }
+  Result<std::vector<FileInfo>> list(std::string_view p) override { return inner_->list(p); }
+  const IoCounters& counters() const override { return inner_->counters(); }
+  IoCounters& counters() override { return inner_->counters(); }
+
+ private:
+  FileIOPtr inner_;
+  int64_t limit_;
+};
+
+// A write of the file that fails in a middle row group (on 2 threads, inside the job that
+// writes it while the next one fills) fails the writer with that error, and leaves no file.
+TEST(ParquetWriter, FailedFileWritesFailTheWriterOnAnyThreads) {
+  TempDir dir;
+  Schema schema(0, {field(1, "id", Type::int64(), true), field(2, "s", Type::string(), false)});
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    auto io = std::make_shared<FailingStreamIO>(make_local_file_io(), 3 << 20);
+    WriterOptions opt;
+    opt.threads = threads;
+    opt.codec = Codec::kUncompressed;
+    opt.row_group_size_bytes = 1 << 20;
+    std::string path = (dir.path / fmt::format("t{}.parquet", threads)).string();
+    auto writer = ParquetWriter::open(io, path, schema, opt);
+    ASSERT_TRUE(writer.ok()) << writer.status().to_string();
+    Status failed;
+    for (int k = 0; k < 40 && failed.ok(); ++k) {
+      ColumnBatch b = ColumnBatch::make(schema.fields());
+      for (int64_t r = 0; r < 10000; ++r) {
+        b.columns[0]->append_fixed<int64_t>(k * 10000 + r);
+        b.columns[1]->append_bytes(fmt::format("row-{:012}", k * 10000 + r));
+      }
+      b.num_rows = 10000;
+      failed = (*writer)->write(b);
+    }
+    if (failed.ok()) failed = (*writer)->close().status();
+    EXPECT_EQ(failed.kind(), ErrorKind::kIo) << failed.to_string();
+    EXPECT_NE(failed.to_string().find("disk full"), std::string::npos) << failed.to_string();
+    writer->reset();
+    EXPECT_FALSE(fs::exists(path));
+  }
+}
+
 // One batch whose pages outrun compression: the encoder queues at most 16 MB of pages, then
 // compresses pages itself. The file is the one a single thread writes.
 TEST(ParquetWriter, ThreadsBoundThePagesWaitingForCompression) {
