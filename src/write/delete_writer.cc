@@ -7,9 +7,18 @@
 namespace floe {
 
 const Schema& position_delete_schema() {
-  static const Schema schema(
-      0, {NestedField{kDeleteFilePathFieldId, "file_path", Type::string(), true},
-          NestedField{kDeleteFilePosFieldId, "pos", Type::int64(), true}});
+  static const Schema schema = [] {
+    NestedField path, pos;
+    path.id = kDeleteFilePathFieldId;
+    path.name = "file_path";
+    path.type = Type::string();
+    path.required = true;
+    pos.id = kDeleteFilePosFieldId;
+    pos.name = "pos";
+    pos.type = Type::int64();
+    pos.required = true;
+    return Schema(0, {path, pos});
+  }();
   return schema;
 }
 

@@ -210,7 +210,9 @@ TEST(ParquetReader, ThreadsDecodeRowGroupsAheadInFileOrder) {
     o.threads = threads;
     auto r = ParquetReader::open(io, path, o);
     EXPECT_TRUE(r.ok());
-    if (!ids.empty()) EXPECT_TRUE((*r)->select(ids).ok());
+    if (!ids.empty()) {
+      EXPECT_TRUE((*r)->select(ids).ok());
+    }
     if (filter) {
       (*r)->set_row_group_filter([](const RowGroupInfo& g) { return g.index % 2 == 1; });
     }
@@ -341,7 +343,9 @@ TEST(ParquetReader, ThreadsDecodeRangesOfLargeRowGroups) {
     o.batch_rows = batch_rows;
     auto r = ParquetReader::open(io, file, o);
     EXPECT_TRUE(r.ok());
-    if (!ids.empty()) EXPECT_TRUE((*r)->select(ids).ok());
+    if (!ids.empty()) {
+      EXPECT_TRUE((*r)->select(ids).ok());
+    }
     if (filter) {
       (*r)->set_row_group_filter([](const RowGroupInfo& g) { return g.index != 1; });
     }
@@ -499,12 +503,16 @@ TEST(ParquetReader, NullsInSomePagesOnly) {
           int64_t i = ids[k];
           ASSERT_EQ(i, next++);
           ASSERT_EQ(a.is_null(k), a_null(i)) << i;
-          if (!a_null(i)) ASSERT_EQ(a.raw<int64_t>()[k], i * 3) << i;
+          if (!a_null(i)) {
+            ASSERT_EQ(a.raw<int64_t>()[k], i * 3) << i;
+          }
           ASSERT_FALSE(batch.columns[2]->is_null(k));
           ASSERT_EQ(batch.columns[2]->bytes_at(k), fmt::format("b{}", i));
           ASSERT_FALSE(batch.columns[3]->is_null(k));
           ASSERT_EQ(c.is_null(k), c_null(i)) << i;
-          if (!c_null(i)) ASSERT_EQ(c.raw<int32_t>()[k], static_cast<int32_t>(i)) << i;
+          if (!c_null(i)) {
+            ASSERT_EQ(c.raw<int32_t>()[k], static_cast<int32_t>(i)) << i;
+          }
         }
       }
       EXPECT_EQ(next, 24000);
