@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -283,6 +285,94 @@ Result<Timing> zstd_decompress_time(const std::string& path, const std::vector<i
   return t;
 }
 
+// The sums of the rows the benchmark writes, column by column, as the DuckDB side aggregates a
+// file (parquet_bench_duckdb.mjs): sums of numbers and of timestamps in microseconds, of string
+// lengths, the count of true flags; nulls skipped. Integers exactly (as text), doubles as
+// doubles.
+struct ColumnSums {
+  std::map<std::string, std::string> exact;
+  std::map<std::string, double> approx;
+};
+
+std::string int128_text(__int128 v) {
+  if (v == 0) return "0";
+  bool neg = v < 0;
+  unsigned __int128 u =
+      neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string out;
+  while (u > 0) {
+    out.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  if (neg) out.push_back('-');
+  return std::string(out.rbegin(), out.rend());
+}
+
+const ColumnSums& written_sums() {
+  static const ColumnSums sums = [] {
+    ColumnSums s;
+    const auto& fields = bench_schema().fields();
+    std::vector<__int128> ints(fields.size(), 0);
+    std::vector<double> doubles(fields.size(), 0);
+    int64_t rows = 0;
+    for (const auto& b : bench_batches()) {
+      rows += b.num_rows;
+      for (size_t c = 0; c < fields.size(); ++c) {
+        const ColumnVector& v = *b.columns[c];
+        for (int64_t i = 0; i < b.num_rows; ++i) {
+          if (v.is_null(i)) continue;
+          switch (fields[c].type->id()) {
+            case TypeId::kInt:
+              ints[c] += v.raw<int32_t>()[i];
+              break;
+            case TypeId::kDouble:
+              doubles[c] += v.raw<double>()[i];
+              break;
+            case TypeId::kString:
+              ints[c] += static_cast<int64_t>(v.bytes_at(i).size());  // all ASCII
+              break;
+            case TypeId::kBoolean:
+              ints[c] += v.raw<uint8_t>()[i] != 0 ? 1 : 0;
+              break;
+            default:  // long, timestamps (micros)
+              ints[c] += v.raw<int64_t>()[i];
+              break;
+          }
+        }
+      }
+    }
+    s.exact["count"] = std::to_string(rows);
+    for (size_t c = 0; c < fields.size(); ++c) {
+      if (fields[c].type->id() == TypeId::kDouble) {
+        s.approx[fields[c].name] = doubles[c];
+      } else {
+        s.exact[fields[c].name] = int128_text(ints[c]);
+      }
+    }
+    return s;
+  }();
+  return sums;
+}
+
+// Whether DuckDB's aggregates of floe's file (`got`) equal the sums of the rows written: the
+// integers exactly, the doubles to 1e-9 (DuckDB adds them in another order).
+Status check_sums(const nlohmann::json& got) {
+  const ColumnSums& want = written_sums();
+  for (const auto& [name, v] : want.exact) {
+    if (!got.contains(name) || got[name].get<std::string>() != v) {
+      return invalid_data("DuckDB reads floe's file with {} = {}, written {}", name,
+                          got.contains(name) ? got[name].get<std::string>() : "nothing", v);
+    }
+  }
+  for (const auto& [name, v] : want.approx) {
+    double d = got.contains(name) ? std::strtod(got[name].get<std::string>().c_str(), nullptr) : 0;
+    if (!(std::abs(d - v) <= 1e-9 * std::max(1.0, std::abs(v)))) {
+      return invalid_data("DuckDB reads floe's file with {} = {}, written {}", name, d, v);
+    }
+  }
+  return Status::OK();
+}
+
 // floe vs DuckDB on the same files in the same run, both with the same threads (the second
 // argument); the first picks the codec. Q1: every projection of the file floe wrote and of the
 // file DuckDB wrote (its default 122,880-row row groups); Q2: the write of the whole table. Ratios
@@ -306,12 +396,16 @@ void BM_ParquetVsDuckDB(benchmark::State& state) {
       state.SkipWithError(("DuckDB timing failed: " + text).c_str());
       return;
     }
+    if (Status sums = check_sums(j["sums"]); !sums.ok()) {
+      state.SkipWithError(sums.to_string().c_str());
+      return;
+    }
     double rows = static_cast<double>(bench_rows());
     double duck_write = j["write_s"], duck_write_cpu = j["write_cpu_s"];
     std::string duck_file = j["duckdb_file"];
     std::printf(
         "\n%s, %d thread(s), %.0f rows: write floe %.2f / DuckDB %.2f Mrows/s = %.2fx "
-        "(CPU %.2fx)\n",
+        "(CPU %.2fx); DuckDB reads floe's file with the written sums\n",
         codec.c_str(), threads, rows, rows / floe_write.wall / 1e6, rows / duck_write / 1e6,
         duck_write / floe_write.wall, duck_write_cpu / floe_write.cpu);
     if (codec == "zstd" && threads == 1) {

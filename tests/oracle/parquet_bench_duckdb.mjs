@@ -6,7 +6,10 @@
 //    OUT_DIR/duckdb_out.parquet, timing the COPY (best of 2).
 // 2. Times reading both files (floe's and DuckDB's) with every projection: a sum over each
 //    projected column (of lengths, for strings), so DuckDB decodes every value (best of 3).
-// Prints {"rows":..,"write_s":..,"write_cpu_s":..,"reads":{"floe/all":{"s":..,"cpu_s":..},..}}.
+// 3. Reads back the aggregates of every column of floe's file, as DuckDB computes them, for the
+//    benchmark to compare with the sums of the rows it wrote (Q2: identical sums).
+// Prints {"rows":..,"write_s":..,"write_cpu_s":..,"reads":{"floe/all":{"s":..,"cpu_s":..},..},
+// "sums":{"count":"..","id":"..",..}} (sums as text: they may pass 64 bits).
 // Wall and process CPU time (user + system, every thread).
 import {connectDuckDB, sqlString as q} from './duckdb_connect.mjs';
 
@@ -65,4 +68,10 @@ for (const [fileName, file] of [['floe', floeFile], ['duckdb', duckFile]]) {
         await best(3, () => c.runAndReadAll(`SELECT count(*), ${aggs} FROM read_parquet(${q(file)})`));
   }
 }
-console.log(JSON.stringify({rows, write_s: write.s, write_cpu_s: write.cpu_s, duckdb_file: duckFile, reads}));
+const sumRow = (await c.runAndReadAll(`SELECT count(*), ${cols.map(agg).join(', ')} FROM read_parquet(${
+                   q(floeFile)})`))
+                   .getRows()[0];
+const sums = {count: String(sumRow[0])};
+cols.forEach((n, i) => { sums[n] = String(sumRow[i + 1]); });
+console.log(JSON.stringify(
+    {rows, write_s: write.s, write_cpu_s: write.cpu_s, duckdb_file: duckFile, reads, sums}));
