@@ -240,7 +240,7 @@ TEST_P(CatalogConformance, DropWithPurgeDeletesReachableFiles) {
   snapshot->summary = {{"operation", "append"}};
   m.snapshots = {snapshot};
   m.current_snapshot_id = 7;
-  m.refs[kMainBranch] = SnapshotRef{7};
+  m.refs[kMainBranch].snapshot_id = 7;
   m.last_sequence_number = 1;
   m.snapshot_log = {{m.last_updated_ms, 7}};
   m.metadata_log = {{m.last_updated_ms, base}};
@@ -270,7 +270,9 @@ TEST_P(CatalogConformance, RegisterExistingMetadata) {
   auto loaded = catalog_->load_metadata(id);
   ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
   EXPECT_EQ(*loaded->metadata, m);
-  if (!hadoop()) EXPECT_EQ(loaded->location, file);
+  if (!hadoop()) {
+    EXPECT_EQ(loaded->location, file);
+  }
   EXPECT_EQ(catalog_->register_table(id, file).kind(), ErrorKind::kAlreadyExists);
   EXPECT_EQ(catalog_->register_table({{"ns"}, "r2"}, dir_ + "/none.metadata.json").kind(),
             ErrorKind::kNotFound);

@@ -4,33 +4,20 @@
 
 #include "catalog/catalog_test_support.h"
 #include "floe/manifest/manifest_writer.h"
+#include "forwarding_file_io.h"
 
 namespace floe::catalog_test {
 namespace {
 
 // Memory FileIO that counts deletes per path.
-class CountingFileIO : public FileIO {
+class CountingFileIO : public test_support::ForwardingFileIO {
  public:
-  Result<std::string> read_file(std::string_view path) override { return inner_->read_file(path); }
-  Result<std::string> read_range(std::string_view path, int64_t offset, int64_t length) override {
-    return inner_->read_range(path, offset, length);
-  }
-  Result<int64_t> file_size(std::string_view path) override { return inner_->file_size(path); }
-  Status write_file(std::string_view path, std::string_view data, WriteMode mode) override {
-    return inner_->write_file(path, data, mode);
-  }
-  Result<bool> exists(std::string_view path) override { return inner_->exists(path); }
+  CountingFileIO() : ForwardingFileIO(make_memory_file_io()) {}
   Status delete_file(std::string_view path) override {
     ++deletes[std::string(path)];
     return inner_->delete_file(path);
   }
-  Result<std::vector<FileInfo>> list(std::string_view prefix) override {
-    return inner_->list(prefix);
-  }
   std::map<std::string, int> deletes;
-
- private:
-  FileIOPtr inner_ = make_memory_file_io();
 };
 
 class PurgeTest : public ::testing::Test {
@@ -78,7 +65,8 @@ class PurgeTest : public ::testing::Test {
     s->summary = {{"operation", "append"}};
     m_.snapshots.push_back(s);
     m_.current_snapshot_id = id;
-    m_.refs[kMainBranch] = SnapshotRef{id};
+    m_.refs[kMainBranch] = SnapshotRef();
+    m_.refs[kMainBranch].snapshot_id = id;
     m_.last_sequence_number = sequence;
   }
 

@@ -4,33 +4,23 @@
 
 #include "catalog/catalog_conformance_suite.h"
 #include "catalog/sql_connection_internal.h"
+#include "forwarding_file_io.h"
 
 namespace floe::catalog_test {
 namespace {
 
 // Local FileIO that runs a hook before each write (to break the connection mid-commit).
-class HookedFileIO : public FileIO {
+class HookedFileIO : public test_support::ForwardingFileIO {
  public:
   explicit HookedFileIO(std::function<void()> before_write)
-      : inner_(make_local_file_io()), before_write_(std::move(before_write)) {}
-  Result<std::string> read_file(std::string_view path) override { return inner_->read_file(path); }
-  Result<std::string> read_range(std::string_view path, int64_t offset, int64_t length) override {
-    return inner_->read_range(path, offset, length);
-  }
-  Result<int64_t> file_size(std::string_view path) override { return inner_->file_size(path); }
+      : ForwardingFileIO(make_local_file_io()), before_write_(std::move(before_write)) {}
   Status write_file(std::string_view path, std::string_view data, WriteMode mode) override {
     if (armed) before_write_();
     return inner_->write_file(path, data, mode);
   }
-  Result<bool> exists(std::string_view path) override { return inner_->exists(path); }
-  Status delete_file(std::string_view path) override { return inner_->delete_file(path); }
-  Result<std::vector<FileInfo>> list(std::string_view prefix) override {
-    return inner_->list(prefix);
-  }
   bool armed = false;
 
  private:
-  FileIOPtr inner_;
   std::function<void()> before_write_;
 };
 

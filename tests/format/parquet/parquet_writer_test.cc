@@ -12,6 +12,7 @@
 #include "floe/format/parquet/writer.h"
 #include "format/parquet/encoding.h"
 #include "format/parquet/parquet_test_util.h"
+#include "forwarding_file_io.h"
 
 namespace floe::parquet {
 namespace {
@@ -479,17 +480,10 @@ TEST(ParquetWriter, ThreadsWriteTheSameFileAndReadTheSameRows) {
 }
 
 // A FileIO whose output streams fail the write that would pass `limit` bytes.
-class FailingStreamIO : public FileIO {
+class FailingStreamIO : public test_support::ForwardingFileIO {
  public:
-  FailingStreamIO(FileIOPtr inner, int64_t limit) : inner_(std::move(inner)), limit_(limit) {}
-  Result<std::string> read_file(std::string_view p) override { return inner_->read_file(p); }
-  Result<std::string> read_range(std::string_view p, int64_t o, int64_t n) override {
-    return inner_->read_range(p, o, n);
-  }
-  Result<int64_t> file_size(std::string_view p) override { return inner_->file_size(p); }
-  Status write_file(std::string_view p, std::string_view d, WriteMode m) override {
-    return inner_->write_file(p, d, m);
-  }
+  FailingStreamIO(FileIOPtr inner, int64_t limit)
+      : ForwardingFileIO(std::move(inner)), limit_(limit) {}
   Result<std::unique_ptr<OutputStream>> open_output(std::string_view p, WriteMode m) override {
     struct Stream : OutputStream {
       std::unique_ptr<OutputStream> inner;
@@ -508,14 +502,8 @@ class FailingStreamIO : public FileIO {
     s->limit = limit_;
     return std::unique_ptr<OutputStream>(std::move(s));
   }
-  Result<bool> exists(std::string_view p) override { return inner_->exists(p); }
-  Status delete_file(std::string_view p) override { return inner_->delete_file(p); }
-  Result<std::vector<FileInfo>> list(std::string_view p) override { return inner_->list(p); }
-  const IoCounters& counters() const override { return inner_->counters(); }
-  IoCounters& counters() override { return inner_->counters(); }
 
  private:
-  FileIOPtr inner_;
   int64_t limit_;
 };
 
@@ -651,6 +639,36 @@ TEST(ParquetWriter, ByteBoundsFollowUnsignedByteOrder) {
   }
 }
 
+// Writes `b` alone with the default options, checks that every column chunk of the file is
+// dictionary-encoded and that floe reads the rows back, and returns them.
+std::vector<std::string> write_dictionary_file(const std::string& path, const Schema& schema,
+                                               const ColumnBatch& b) {
+  auto io = make_local_file_io();
+  auto w = ParquetWriter::open(io, path, schema, WriterOptions{});
+  EXPECT_TRUE(w.ok());
+  if (!w.ok()) return {};
+  EXPECT_TRUE((*w)->write(b).ok());
+  EXPECT_TRUE((*w)->close().ok());
+  auto reader = ParquetReader::open(io, path);
+  EXPECT_TRUE(reader.ok());
+  if (!reader.ok()) return {};
+  for (const auto& rg : (*reader)->metadata().row_groups) {
+    for (const auto& c : rg.columns) {
+      EXPECT_TRUE(c.meta_data->dictionary_page_offset.has_value())
+          << c.meta_data->path_in_schema[0];
+    }
+  }
+  std::vector<std::string> want, got;
+  canonical_rows(b, &want);
+  auto batches = read_parquet_file(io, path);
+  EXPECT_TRUE(batches.ok());
+  if (batches.ok()) {
+    for (const auto& x : *batches) canonical_rows(x, &got);
+  }
+  EXPECT_EQ(got, want);
+  return want;
+}
+
 // Dictionaries far larger than the cache (tens of thousands of 4- and 8-byte values) keep
 // their values and order, read by floe and by DuckDB.
 TEST(ParquetWriter, LargeDictionariesRoundTrip) {
@@ -672,26 +690,7 @@ TEST(ParquetWriter, LargeDictionariesRoundTrip) {
   }
   b.num_rows = rows;
   std::string path = (dir.path / "dict.parquet").string();
-  auto io = make_local_file_io();
-  auto w = ParquetWriter::open(io, path, schema, WriterOptions{});
-  ASSERT_TRUE(w.ok());
-  ASSERT_TRUE((*w)->write(b).ok());
-  ASSERT_TRUE((*w)->close().ok());
-
-  auto reader = ParquetReader::open(io, path);
-  ASSERT_TRUE(reader.ok());
-  for (const auto& rg : (*reader)->metadata().row_groups) {
-    for (const auto& c : rg.columns) {
-      EXPECT_TRUE(c.meta_data->dictionary_page_offset.has_value())
-          << c.meta_data->path_in_schema[0];
-    }
-  }
-  std::vector<std::string> want, got;
-  canonical_rows(b, &want);
-  auto batches = read_parquet_file(io, path);
-  ASSERT_TRUE(batches.ok());
-  for (const auto& x : *batches) canonical_rows(x, &got);
-  EXPECT_EQ(got, want);
+  std::vector<std::string> want = write_dictionary_file(path, schema, b);
   expect_duckdb_rows(path, want);
 }
 
@@ -729,27 +728,7 @@ TEST(ParquetWriter, ByteDictionariesKeepKeysThatDifferInOneByte) {
     b.columns[1]->append_bytes(fixed[rng() % fixed.size()]);
   }
   b.num_rows = rows;
-  std::string path = (dir.path / "keys.parquet").string();
-  auto io = make_local_file_io();
-  auto w = ParquetWriter::open(io, path, schema, WriterOptions{});
-  ASSERT_TRUE(w.ok());
-  ASSERT_TRUE((*w)->write(b).ok());
-  ASSERT_TRUE((*w)->close().ok());
-  auto reader = ParquetReader::open(io, path);
-  ASSERT_TRUE(reader.ok());
-  for (const auto& c : (*reader)->metadata().row_groups.at(0).columns) {
-    EXPECT_TRUE(c.meta_data->dictionary_page_offset.has_value()) << c.meta_data->path_in_schema[0];
-  }
-  auto batches = read_parquet_file(io, path);
-  ASSERT_TRUE(batches.ok());
-  int64_t n = 0;
-  for (const auto& got : *batches) {
-    for (int64_t i = 0; i < got.num_rows; ++i, ++n) {
-      ASSERT_EQ(got.columns[0]->bytes_at(i), b.columns[0]->bytes_at(n)) << "row " << n;
-      ASSERT_EQ(got.columns[1]->bytes_at(i), b.columns[1]->bytes_at(n)) << "row " << n;
-    }
-  }
-  EXPECT_EQ(n, rows);
+  write_dictionary_file((dir.path / "keys.parquet").string(), schema, b);
 }
 
 // The file appears only when the writer closes; a writer dropped unclosed leaves nothing. Row
