@@ -20,6 +20,7 @@
 #include "bench_support.h"
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
+#include "floe/spec/literal.h"
 #include "format/parquet/codec.h"
 #include "format/parquet/column_decoder.h"
 
@@ -294,25 +295,11 @@ struct ColumnSums {
   std::map<std::string, double> approx;
 };
 
-std::string int128_text(__int128 v) {
-  if (v == 0) return "0";
-  bool neg = v < 0;
-  unsigned __int128 u =
-      neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  std::string out;
-  while (u > 0) {
-    out.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  if (neg) out.push_back('-');
-  return std::string(out.rbegin(), out.rend());
-}
-
 const ColumnSums& written_sums() {
   static const ColumnSums sums = [] {
     ColumnSums s;
     const auto& fields = bench_schema().fields();
-    std::vector<__int128> ints(fields.size(), 0);
+    std::vector<int128_t> ints(fields.size(), 0);
     std::vector<double> doubles(fields.size(), 0);
     int64_t rows = 0;
     for (const auto& b : bench_batches()) {
@@ -346,7 +333,7 @@ const ColumnSums& written_sums() {
       if (fields[c].type->id() == TypeId::kDouble) {
         s.approx[fields[c].name] = doubles[c];
       } else {
-        s.exact[fields[c].name] = int128_text(ints[c]);
+        s.exact[fields[c].name] = format_decimal(ints[c], 0);
       }
     }
     return s;

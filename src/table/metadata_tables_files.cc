@@ -566,7 +566,10 @@ Status scan_partitions_table(FileIO& io, const TableMetadata& metadata,
     for (auto& f : facts) {
       std::string k = key_bytes(f.key);
       auto [it, inserted] = index.emplace(k, rows.size());
-      if (inserted) rows.push_back(PartitionRow{.key = std::move(f.key)});
+      if (inserted) {
+        rows.emplace_back();
+        rows.back().key = std::move(f.key);
+      }
       PartitionRow& row = rows[it->second];
       const Snapshot* s = f.snapshot_id ? metadata.snapshot_by_id(*f.snapshot_id) : nullptr;
       if (s != nullptr) {

@@ -10,11 +10,17 @@
 
 namespace floe::meta_internal {
 
-inline NestedField req(int32_t id, std::string name, TypePtr type) {
-  return NestedField{.id = id, .name = std::move(name), .type = std::move(type), .required = true};
-}
 inline NestedField opt(int32_t id, std::string name, TypePtr type) {
-  return NestedField{.id = id, .name = std::move(name), .type = std::move(type), .required = false};
+  NestedField f;
+  f.id = id;
+  f.name = std::move(name);
+  f.type = std::move(type);
+  return f;
+}
+inline NestedField req(int32_t id, std::string name, TypePtr type) {
+  NestedField f = opt(id, std::move(name), std::move(type));
+  f.required = true;
+  return f;
 }
 
 // The partition struct of one spec, bound to the current schema or, when a source column was

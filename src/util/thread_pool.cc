@@ -1,6 +1,5 @@
 #include "floe/util/thread_pool.h"
 
-#include <atomic>
 #include <memory>
 
 namespace floe {
@@ -52,47 +51,49 @@ void ThreadPool::submit(std::function<void()> job) {
 
 Status ThreadPool::parallel_for(size_t n, const std::function<Status(size_t)>& fn) {
   if (n == 0) return Status::OK();
-  std::atomic<size_t> next{0};
-  std::atomic<bool> failed{false};
-  std::mutex result_mu;
-  Status first_error;
-  auto drain = [&] {
-    while (!failed.load(std::memory_order_relaxed)) {
-      size_t i = next.fetch_add(1);
-      if (i >= n) return;
-      Status s = fn(i);
-      if (!s.ok()) {
-        std::lock_guard lock(result_mu);
-        if (first_error.ok()) first_error = std::move(s);
-        failed = true;
+  // Shared with the helper jobs, which may start only after this call returned (queued behind
+  // other jobs): such a helper finds every item claimed and leaves without touching `fn`. The
+  // caller waits only for items a helper is running, never for a helper still in the queue.
+  struct State {
+    const std::function<Status(size_t)>* fn;
+    size_t n;
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t next = 0;     // the next item to hand out
+    size_t running = 0;  // items being run by helpers
+    Status first_error;
+  };
+  auto state = std::make_shared<State>();
+  state->fn = &fn;
+  state->n = n;
+  // Runs items until none is left (or one failed); `helper` counts its items in `running`.
+  auto drain = [](State& st, bool helper) {
+    while (true) {
+      size_t i;
+      {
+        std::lock_guard lock(st.mu);
+        if (st.next >= st.n || !st.first_error.ok()) return;
+        i = st.next++;
+        if (helper) ++st.running;
       }
+      Status s = (*st.fn)(i);
+      std::lock_guard lock(st.mu);
+      if (!s.ok() && st.first_error.ok()) st.first_error = std::move(s);
+      if (helper && --st.running == 0) st.cv.notify_all();
     }
   };
   size_t helpers = std::min(workers_.size(), n - 1);
-  // The completion state is shared with the jobs: a worker may still be leaving notify_all()
-  // when this call returns, so it must not live on this stack frame.
-  struct Done {
-    std::mutex mu;
-    std::condition_variable cv;
-    size_t running = 0;
-  };
-  auto done = std::make_shared<Done>();
-  done->running = helpers;
   {
     std::lock_guard lock(mu_);
     for (size_t h = 0; h < helpers; ++h) {
-      queue_.push_back([&drain, done] {
-        drain();
-        std::lock_guard l(done->mu);
-        if (--done->running == 0) done->cv.notify_all();
-      });
+      queue_.push_back([state, drain] { drain(*state, true); });
     }
   }
   cv_.notify_all();
-  drain();
-  std::unique_lock lock(done->mu);
-  done->cv.wait(lock, [&] { return done->running == 0; });
-  return first_error;
+  drain(*state, false);
+  std::unique_lock lock(state->mu);
+  state->cv.wait(lock, [&] { return state->running == 0; });
+  return state->first_error;
 }
 
 }  // namespace floe

@@ -26,8 +26,10 @@ class ThreadPool {
 
   int size() const { return static_cast<int>(workers_.size()) + 1; }
 
-  // Runs fn(i) for every i in [0, n); items are handed out dynamically. Stops handing out new
-  // items after the first error and returns it.
+  // Runs fn(i) for every i in [0, n); items are handed out dynamically to the caller and to
+  // helper jobs. Stops handing out new items after the first error and returns it. Returns once
+  // every item handed out is done: it does not wait for helpers still queued behind other jobs
+  // (they find nothing left to run).
   Status parallel_for(size_t n, const std::function<Status(size_t)>& fn);
 
   // Runs job on a worker, some time later (inline when the pool has no workers). Jobs still

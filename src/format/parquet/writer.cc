@@ -464,6 +464,16 @@ class DictBuilder {
   // cache, a prefetch of each one's slot), then the probes.
   static constexpr int64_t kBlock = 64;
   static constexpr size_t kCachedSlotBytes = 256 << 10;
+  // hashes[j] = hash(j) for the m values of a block, and their slots fetched when `table` is
+  // larger than the cache.
+  template <typename S, typename H>
+  static void hash_block(const std::vector<S>& table, int64_t m, H hash, uint64_t* hashes) {
+    for (int64_t j = 0; j < m; ++j) hashes[j] = hash(j);
+    if (table.size() * sizeof(S) > kCachedSlotBytes) {
+      size_t mask = table.size() - 1;
+      for (int64_t j = 0; j < m; ++j) __builtin_prefetch(&table[hashes[j] & mask]);
+    }
+  }
 
   // 4- and 8-byte values: keys compared as integers, not bytes, and stored in the slots so a
   // probe touches one cache line.
@@ -477,11 +487,8 @@ class DictBuilder {
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t m = std::min(kBlock, n - b);
       const K* x = in + b;
-      for (int64_t j = 0; j < m; ++j) hashes[j] = mix(x[j]);
-      if (table.size() * sizeof(Slot<K>) > kCachedSlotBytes) {
-        size_t mask = table.size() - 1;
-        for (int64_t j = 0; j < m; ++j) __builtin_prefetch(&table[hashes[j] & mask]);
-      }
+      hash_block(
+          table, m, [&](int64_t j) { return mix(x[j]); }, hashes);
       for (int64_t j = 0; j < m; ++j) {
         K key = x[j];
         size_t mask = table.size() - 1;
@@ -572,15 +579,14 @@ class DictBuilder {
     uint64_t hashes[kBlock];
     for (int64_t b = 0; b < n; b += kBlock) {
       const int64_t m = std::min(kBlock, n - b);
-      for (int64_t j = 0; j < m; ++j) {
-        size_t len;
-        const uint8_t* p = key_at(b + j, &len);
-        hashes[j] = hash_bytes(p, len);
-      }
-      if (table.size() * sizeof(Slot<uint64_t>) > kCachedSlotBytes) {
-        size_t mask = table.size() - 1;
-        for (int64_t j = 0; j < m; ++j) __builtin_prefetch(&table[hashes[j] & mask]);
-      }
+      hash_block(
+          table, m,
+          [&](int64_t j) {
+            size_t len;
+            const uint8_t* p = key_at(b + j, &len);
+            return hash_bytes(p, len);
+          },
+          hashes);
       for (int64_t j = 0; j < m; ++j) {
         const uint64_t h = hashes[j];
         size_t len;
@@ -875,17 +881,7 @@ struct ParquetWriter::Impl {
   int64_t compressing = 0;   // pages queued or being compressed
   Status page_error;         // the first failure of a job
   std::vector<std::unique_ptr<PendingPage>> spare_pages;
-  // The columns of a write, handed out to the pool and the caller while pages compress: the
-  // round's state lives here and not on the caller's stack, so the caller need not wait for a
-  // helper job queued behind compression jobs, and a helper that runs after the round finds
-  // nothing to do.
   using ColumnFn = std::function<Status(size_t, Scratch&)>;
-  std::mutex round_mu;
-  std::condition_variable round_cv;
-  const ColumnFn* round_fn = nullptr;
-  size_t round_n = 0, round_next = 0;
-  int round_running = 0;
-  Status round_error;
   // Declared last so that it is destroyed first: jobs still queued run while the state above
   // exists.
   std::unique_ptr<ThreadPool> pool;  // threads > 1
@@ -1001,61 +997,8 @@ struct ParquetWriter::Impl {
     return page_error;
   }
 
-  // Claims and runs items of the current round until none is left.
-  void run_round() {
-    while (true) {
-      const ColumnFn* fn = nullptr;
-      size_t i = 0;
-      {
-        std::lock_guard<std::mutex> lock(round_mu);
-        if (!round_fn || round_next >= round_n || !round_error.ok()) return;
-        fn = round_fn;
-        i = round_next++;
-        ++round_running;
-      }
-      auto sc = take_scratch();
-      Status st = (*fn)(i, *sc);
-      give_scratch(std::move(sc));
-      std::lock_guard<std::mutex> lock(round_mu);
-      if (!st.ok() && round_error.ok()) round_error = std::move(st);
-      if (--round_running == 0) round_cv.notify_all();
-    }
-  }
-
-  // for_each while pages compress on the pool: once every item is claimed, the caller
-  // compresses pages until the items still running on workers are done.
-  Status for_each_round(size_t n, const ColumnFn& fn) {
-    {
-      std::lock_guard<std::mutex> lock(round_mu);
-      round_fn = &fn;
-      round_n = n;
-      round_next = 0;
-      round_running = 0;
-      round_error = Status::OK();
-    }
-    for (int h = 1; h < pool->size() && static_cast<size_t>(h) < n; ++h) {
-      pool->submit([this] { run_round(); });
-    }
-    run_round();
-    while (true) {
-      {
-        std::lock_guard<std::mutex> lock(round_mu);
-        if (round_running == 0) break;
-      }
-      if (!compress_next()) {
-        std::unique_lock<std::mutex> lock(round_mu);
-        round_cv.wait(lock, [&] { return round_running == 0; });
-        break;
-      }
-    }
-    std::lock_guard<std::mutex> lock(round_mu);
-    round_fn = nullptr;
-    return round_error;
-  }
-
   // Runs fn(i) for i in [0, n): on the pool when there is one.
   Status for_each(size_t n, const ColumnFn& fn) {
-    if (async_pages() && n >= 2) return for_each_round(n, fn);
     if (!pool || n < 2) {
       auto s = take_scratch();
       for (size_t i = 0; i < n; ++i) {

@@ -15,6 +15,24 @@
 namespace floe::parquet {
 namespace {
 
+using RowGroupKeep = std::function<bool(const RowGroupInfo&)>;
+
+// Opens `path` with `o`, projected to `ids` (every column when empty), keeping the row groups
+// `keep` accepts (all when it is empty).
+Result<std::unique_ptr<ParquetReader>> open_projected(const FileIOPtr& io, const std::string& path,
+                                                      const ReaderOptions& o,
+                                                      const std::vector<int32_t>& ids,
+                                                      RowGroupKeep keep) {
+  auto r = ParquetReader::open(io, path, o);
+  EXPECT_TRUE(r.ok()) << r.status().to_string();
+  if (!r.ok()) return r;
+  if (!ids.empty()) {
+    EXPECT_TRUE((*r)->select(ids).ok());
+  }
+  if (keep) (*r)->set_row_group_filter(std::move(keep));
+  return r;
+}
+
 namespace fs = std::filesystem;
 using test_support::field;
 using test_support::TempDir;
@@ -208,14 +226,9 @@ TEST(ParquetReader, ThreadsDecodeRowGroupsAheadInFileOrder) {
     Read out;
     ReaderOptions o;
     o.threads = threads;
-    auto r = ParquetReader::open(io, path, o);
-    EXPECT_TRUE(r.ok());
-    if (!ids.empty()) {
-      EXPECT_TRUE((*r)->select(ids).ok());
-    }
-    if (filter) {
-      (*r)->set_row_group_filter([](const RowGroupInfo& g) { return g.index % 2 == 1; });
-    }
+    auto r = open_projected(
+        io, path, o, ids,
+        filter ? [](const RowGroupInfo& g) { return g.index % 2 == 1; } : RowGroupKeep());
     while (true) {
       auto b = (*r)->next_batch();
       EXPECT_TRUE(b.ok()) << b.status().to_string();
@@ -341,14 +354,9 @@ TEST(ParquetReader, ThreadsDecodeRangesOfLargeRowGroups) {
     ReaderOptions o;
     o.threads = threads;
     o.batch_rows = batch_rows;
-    auto r = ParquetReader::open(io, file, o);
-    EXPECT_TRUE(r.ok());
-    if (!ids.empty()) {
-      EXPECT_TRUE((*r)->select(ids).ok());
-    }
-    if (filter) {
-      (*r)->set_row_group_filter([](const RowGroupInfo& g) { return g.index != 1; });
-    }
+    auto r = open_projected(
+        io, file, o, ids,
+        filter ? [](const RowGroupInfo& g) { return g.index != 1; } : RowGroupKeep());
     while (true) {
       auto b = (*r)->next_batch();
       EXPECT_TRUE(b.ok()) << b.status().to_string();
