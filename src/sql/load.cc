@@ -191,13 +191,16 @@ Result<LoadResult> load_file(Session& session, std::string_view table_name, cons
     });
   };
   int64_t snapshot_id = 0;
-  WriteResult written = FLOE_TRY(write_rows(*table, rows, [&](std::vector<DataFile> files) {
-    AppendFiles append = table->new_append();
-    stamp_engine(append);
-    for (auto& f : files) append.append_file(std::move(f));
-    snapshot_id = append.snapshot_id();
-    return append.commit();
-  }));
+  WriteResult written = FLOE_TRY(write_rows(
+      *table, rows,
+      [&](std::vector<DataFile> files) {
+        AppendFiles append = table->new_append();
+        stamp_engine(append);
+        for (auto& f : files) append.append_file(std::move(f));
+        snapshot_id = append.snapshot_id();
+        return append.commit();
+      },
+      exec.threads));
   LoadResult result;
   result.rows = written.rows;
   result.files = written.files;

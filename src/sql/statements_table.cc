@@ -147,13 +147,15 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   }
   const Schema& schema = *table->metadata()->schema();
   PlanPtr projected = FLOE_TRY(project_to_schema(std::move(query), schema, {}, id.to_string()));
-  auto written =
-      write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
+  auto written = write_rows(
+      *table, plan_source(*projected, ctx.exec),
+      [&](std::vector<DataFile> files) {
         AppendFiles append = table->new_append();
         stamp_engine(append);
         for (auto& f : files) append.append_file(std::move(f));
         return append.commit();
-      });
+      },
+      ctx.exec.threads);
   if (!written.ok()) {
     // CTAS is all or nothing: the new table goes away with the failed write.
     (void)catalog->drop_table(id, /*purge=*/true);
@@ -199,8 +201,9 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
 
   PlanPtr query = FLOE_TRY(ctx.binder.plan_query(*s.source));
   PlanPtr projected = FLOE_TRY(project_to_schema(std::move(query), schema, s.columns, name, fixed));
-  auto written =
-      write_rows(*table, plan_source(*projected, ctx.exec), [&](std::vector<DataFile> files) {
+  auto written = write_rows(
+      *table, plan_source(*projected, ctx.exec),
+      [&](std::vector<DataFile> files) {
         if (!s.overwrite) {
           AppendFiles append = table->new_append();
           stamp_engine(append);
@@ -223,7 +226,8 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
         if (target.branch) replace.to_branch(*target.branch);
         for (auto& f : files) replace.add_file(std::move(f));
         return replace.commit();
-      });
+      },
+      ctx.exec.threads);
   if (!written.ok()) return written.status();
   say(ctx, fmt::format("{} {} rows into {} ({} files)", s.overwrite ? "wrote" : "inserted",
                        written->rows, name, written->files));

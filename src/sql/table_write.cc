@@ -1,12 +1,17 @@
 #include "sql/table_write.h"
 
+#include "floe/util/thread_pool.h"
 #include "floe/write/data_writer.h"
 
 namespace floe::sql {
 
-Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit) {
+Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
+                               int threads) {
   auto metadata = table.metadata();
-  std::unique_ptr<TableWriter> writer = FLOE_TRY(TableWriter::make(table.io(), *metadata));
+  WriteOptions options = FLOE_TRY(WriteOptions::from_table(*metadata));
+  options.parquet.threads = threads > 0 ? threads : ThreadPool::default_threads();
+  std::unique_ptr<TableWriter> writer =
+      FLOE_TRY(TableWriter::make(table.io(), *metadata, std::move(options)));
   const std::vector<NestedField>& fields = metadata->schema()->fields();
   Status status = source([&](ColumnBatch&& batch) -> Status {
     batch.fields = fields;

@@ -22,7 +22,9 @@ using FileCommit = std::function<Status(std::vector<DataFile> files)>;
 
 // Writes every row of `source`, then calls `commit`. When writing or the commit fails, the
 // files written are removed, except when the commit's outcome is unknown (they may be live).
-Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit);
+// `threads` (0 = one per core) encode and compress the Parquet files, on one pool they share.
+Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
+                               int threads);
 
 // Marks a snapshot as written by floe's SQL engine, as Spark adds engine-name and
 // engine-version to the summaries it commits.

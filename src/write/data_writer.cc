@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "floe/spec/transform.h"
+#include "floe/util/thread_pool.h"
 #include "floe/util/uuid.h"
 #include "write_internal.h"
 
@@ -379,6 +380,10 @@ Result<std::unique_ptr<TableWriter>> TableWriter::make(FileIOPtr io,
   w->schema_ = std::move(schema);
   w->spec_ = std::move(spec);
   w->files_ = std::make_unique<OutputFileFactory>(options, ext);
+  // One pool for every file the write opens (a fan-out write has one per partition).
+  if (options.parquet.threads > 1 && !options.parquet.pool) {
+    options.parquet.pool = std::make_shared<ThreadPool>(options.parquet.threads);
+  }
   w->options_ = std::move(options);
   return w;
 }

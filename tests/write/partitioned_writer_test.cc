@@ -3,6 +3,7 @@
 // column-wise grouping against a per-row Literal reference.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <random>
 #include <set>
 
@@ -128,6 +129,46 @@ TEST(PartitionedWriter, TuplesPathsAndRowsMatchTheTransforms) {
   EXPECT_TRUE(saw_escaped);
   EXPECT_EQ(total, 1500);
   EXPECT_EQ(sorted(got), sorted(want));
+}
+
+// With threads, every open file of a fan-out write runs on one pool; the files are the ones a
+// single thread writes, byte for byte, with the same metrics.
+TEST(PartitionedWriter, ThreadsShareOnePoolAndWriteTheSameFiles) {
+  TempDir dir;
+  TableMetadata t = make_table(dir.str(), event_fields(), event_spec());
+  auto io = make_local_file_io();
+  std::map<std::string, std::pair<DataFile, std::string>> written[2];
+  for (int run = 0; run < 2; ++run) {
+    auto o = WriteOptions::from_table(t);
+    ASSERT_TRUE(o.ok()) << o.status().to_string();
+    o->parquet.threads = run == 0 ? 1 : 3;
+    o->parquet.page_size_bytes = 512;  // several pages per file, compressed on the pool
+    o->operation_id = "op";
+    o->data_location = dir.str() + fmt::format("/run{}", run);
+    auto w = TableWriter::make(io, t, *o);
+    ASSERT_TRUE(w.ok()) << w.status().to_string();
+    for (int b = 0; b < 4; ++b) ASSERT_TRUE((*w)->write(event_batch(800, 5 + b, b * 800)).ok());
+    auto files = (*w)->close();
+    ASSERT_TRUE(files.ok()) << files.status().to_string();
+    for (auto& f : *files) {
+      std::string name = f.file_path.substr(o->data_location.size());
+      std::string bytes = *io->read_file(f.file_path);
+      written[run][name] = {std::move(f), std::move(bytes)};
+    }
+  }
+  ASSERT_GT(written[0].size(), 20u);
+  ASSERT_EQ(written[0].size(), written[1].size());
+  for (const auto& [name, one] : written[0]) {
+    auto it = written[1].find(name);
+    ASSERT_NE(it, written[1].end()) << name;
+    const auto& [f, bytes] = it->second;
+    EXPECT_TRUE(bytes == one.second) << name << " differs with threads";
+    EXPECT_EQ(f.record_count, one.first.record_count) << name;
+    EXPECT_EQ(f.column_sizes, one.first.column_sizes) << name;
+    EXPECT_EQ(f.lower_bounds, one.first.lower_bounds) << name;
+    EXPECT_EQ(f.upper_bounds, one.first.upper_bounds) << name;
+    EXPECT_EQ(f.split_offsets, one.first.split_offsets) << name;
+  }
 }
 
 TEST(PartitionedWriter, HivePathOfDayAndIdentity) {

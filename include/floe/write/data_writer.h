@@ -28,7 +28,9 @@ namespace floe {
 struct WriteOptions {
   std::string format = "parquet";          // write.format.default: parquet | avro
   int64_t target_file_size = 512LL << 20;  // write.target-file-size-bytes
-  parquet::WriterOptions parquet;          // codec, sizes, metrics modes (also used for Avro)
+  // Codec, sizes, metrics modes (also used for Avro); with parquet.threads > 1 every Parquet
+  // file of a TableWriter runs on one pool of that many threads.
+  parquet::WriterOptions parquet;
   avro::Codec avro_codec = avro::Codec::kDeflate;  // write.avro.compression-codec (gzip)
   int avro_level = -1;                             // write.avro.compression-level
   std::string data_location;                       // write.data.path, else <table location>/data

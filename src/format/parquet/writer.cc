@@ -840,7 +840,7 @@ struct ParquetWriter::Impl {
       row_group_write.pieces = std::move(pieces);
       row_group_write.running = true;
     }
-    pool->submit([this] {
+    run_job([this] {
       Status st;
       for (const Piece& p : row_group_write.pieces) {
         if (!st.ok()) break;
@@ -882,9 +882,30 @@ struct ParquetWriter::Impl {
   Status page_error;         // the first failure of a job
   std::vector<std::unique_ptr<PendingPage>> spare_pages;
   using ColumnFn = std::function<Status(size_t, Scratch&)>;
-  // Declared last so that it is destroyed first: jobs still queued run while the state above
-  // exists.
-  std::unique_ptr<ThreadPool> pool;  // threads > 1
+  // With threads: the writer's own pool, or one it shares (WriterOptions::pool). Every job is
+  // started by run_job and counted, and the destructor waits for them: a shared pool outlives the
+  // writer, and jobs of other writers may be queued ahead of this one's.
+  std::shared_ptr<ThreadPool> pool;
+  std::mutex jobs_mu;
+  std::condition_variable jobs_cv;
+  int64_t jobs = 0;  // started and not yet finished
+
+  ~Impl() {
+    std::unique_lock<std::mutex> lock(jobs_mu);
+    jobs_cv.wait(lock, [&] { return jobs == 0; });
+  }
+  void run_job(std::function<void()> job) {
+    {
+      std::lock_guard<std::mutex> lock(jobs_mu);
+      ++jobs;
+    }
+    pool->submit([this, job = std::move(job)] {
+      job();
+      // Notified under the lock: once it is released the writer may be gone.
+      std::lock_guard<std::mutex> lock(jobs_mu);
+      if (--jobs == 0) jobs_cv.notify_all();
+    });
+  }
 
   std::unique_ptr<Scratch> take_scratch() {
     std::lock_guard<std::mutex> lock(scratch_mu);
@@ -932,7 +953,7 @@ struct ParquetWriter::Impl {
       ++compressing;
       over = queued_bytes > kQueuedBytes;
     }
-    pool->submit([this] { compress_next(); });
+    run_job([this] { compress_next(); });
     while (over && compress_next()) {
       std::lock_guard<std::mutex> lock(pages_mu);
       over = queued_bytes > kQueuedBytes;
@@ -1747,7 +1768,11 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::open(FileIOPtr io, std::st
     im.nodes.push_back(std::move(n));
   }
   im.out.append("PAR1", 4);
-  if (im.options.threads > 1) im.pool = std::make_unique<ThreadPool>(im.options.threads);
+  if (im.options.pool) {
+    if (im.options.pool->size() > 1) im.pool = im.options.pool;
+  } else if (im.options.threads > 1) {
+    im.pool = std::make_shared<ThreadPool>(im.options.threads);
+  }
   return w;
 }
 

@@ -3,6 +3,7 @@
 // Iceberg metrics the writer reports.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
+#include "floe/util/thread_pool.h"
 #include "format/parquet/encoding.h"
 #include "format/parquet/parquet_test_util.h"
 #include "forwarding_file_io.h"
@@ -477,6 +479,69 @@ TEST(ParquetWriter, ThreadsWriteTheSameFileAndReadTheSameRows) {
     for (const auto& b : *read) canonical_rows(b, &got);
     expect_same_rows(want, got, "floe, 3 threads");
   }
+}
+
+// A table write's files share one pool: writes to three files interleave on it, one writer is
+// dropped with pages still compressing, and each finished file is the file one thread writes.
+TEST(ParquetWriter, WritersSharingAPoolWriteTheFilesOfOneThread) {
+  TempDir dir;
+  Schema schema = all_types_schema();
+  auto io = make_local_file_io();
+  std::vector<ColumnBatch> batches;
+  for (int k = 0; k < 8; ++k) batches.push_back(all_types_batch(schema, 400 + k * 30, 11 + k));
+  auto options = [&](std::shared_ptr<ThreadPool> pool) {
+    auto opt = WriterOptions::from_properties({}, schema);
+    EXPECT_TRUE(opt.ok());
+    opt->row_group_size_bytes = 60 * 1024;
+    opt->page_size_bytes = 4 * 1024;
+    opt->pool = std::move(pool);
+    return *opt;
+  };
+  auto path = [&](const std::string& name) { return (dir.path / name).string(); };
+  // What one thread writes: file f gets the batches k with k % 3 == f.
+  std::string alone[3];
+  for (int f = 0; f < 3; ++f) {
+    auto w =
+        ParquetWriter::open(io, path(fmt::format("alone-{}.parquet", f)), schema, options(nullptr));
+    ASSERT_TRUE(w.ok()) << w.status().to_string();
+    for (size_t k = f; k < batches.size(); k += 3) ASSERT_TRUE((*w)->write(batches[k]).ok());
+    ASSERT_TRUE((*w)->close().ok());
+    alone[f] = *io->read_file(path(fmt::format("alone-{}.parquet", f)));
+  }
+  auto pool = std::make_shared<ThreadPool>(3);
+  std::unique_ptr<ParquetWriter> writers[3];
+  for (int f = 0; f < 3; ++f) {
+    auto w =
+        ParquetWriter::open(io, path(fmt::format("shared-{}.parquet", f)), schema, options(pool));
+    ASSERT_TRUE(w.ok()) << w.status().to_string();
+    writers[f] = std::move(*w);
+  }
+  {
+    // Dropped before close: it waits for its jobs, while the others go on with theirs.
+    auto dropped = ParquetWriter::open(io, path("dropped.parquet"), schema, options(pool));
+    ASSERT_TRUE(dropped.ok()) << dropped.status().to_string();
+    for (const auto& b : batches) ASSERT_TRUE((*dropped)->write(b).ok());
+  }
+  for (size_t k = 0; k < batches.size(); ++k) {
+    ASSERT_TRUE(writers[k % 3]->write(batches[k]).ok());
+  }
+  for (int f = 0; f < 3; ++f) {
+    auto m = writers[f]->close();
+    ASSERT_TRUE(m.ok()) << m.status().to_string();
+    EXPECT_GT(m->split_offsets.size(), 1u) << "file " << f << " needs several row groups";
+    EXPECT_TRUE(*io->read_file(path(fmt::format("shared-{}.parquet", f))) == alone[f])
+        << "file " << f << " differs from the one written on one thread";
+  }
+  for (auto& w : writers) w.reset();
+  // The pool outlives its writers and still runs work.
+  std::atomic<int> ran{0};
+  EXPECT_TRUE(pool->parallel_for(4,
+                                 [&](size_t) {
+                                   ++ran;
+                                   return Status::OK();
+                                 })
+                  .ok());
+  EXPECT_EQ(ran.load(), 4);
 }
 
 // A FileIO whose output streams fail the write that would pass `limit` bytes.

@@ -17,6 +17,10 @@
 #include "floe/io/file_io.h"
 #include "floe/spec/schema.h"
 
+namespace floe {
+class ThreadPool;
+}
+
 namespace floe::parquet {
 
 // write.metadata.metrics.* modes.
@@ -43,6 +47,9 @@ struct WriterOptions {
   // Threads encoding columns in parallel and compressing their pages while encoding goes on (1:
   // the calling thread only). The file is the same for any number.
   int threads = 1;
+  // A pool to run on instead of a pool of `threads` of its own (e.g. one pool for every file of
+  // a table write); its size counts as the threads. Jobs of several writers may share it.
+  std::shared_ptr<ThreadPool> pool;
 
   // From Iceberg table properties (names and defaults of the Java implementation).
   static Result<WriterOptions> from_properties(const std::map<std::string, std::string>& props,
