@@ -4,6 +4,7 @@
 // reading floe's data files, python3-avro reading its manifests, `floe load`, and DDL errors.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -253,6 +254,36 @@ TEST_F(CliWrite, MetricsModesChangeManifestSize) {
       sql("EXPLAIN SELECT * FROM db.wide_slim WHERE event_ts < '2024-06-15 00:00:10'", "json"));
   EXPECT_EQ(explain["total_data_files"], 32);
   EXPECT_GT(explain["skipped_data_files"].get<int64_t>(), 20);
+}
+
+// INSERT writes with the session's threads (SET floe.threads), every partition's file on one
+// pool: the files are the ones one thread writes, the same sizes and bounds per partition.
+TEST_F(CliWrite, InsertWithThreadsWritesTheFilesOfOneThread) {
+  std::string select =
+      "SELECT id, concat('user-', CAST(bucket(2147483647, id) AS STRING)), id * 0.5 "
+      "FROM range(0, 60000)";
+  for (int threads : {1, 3}) {
+    std::string t = "db.t" + std::to_string(threads);
+    sql("CREATE NAMESPACE IF NOT EXISTS db; CREATE TABLE " + t +
+        " (id BIGINT, name STRING, half DOUBLE) PARTITIONED BY (bucket(8, id)) TBLPROPERTIES "
+        "('write.parquet.page-size-bytes' = '4096'); SET floe.threads = " +
+        std::to_string(threads) + "; INSERT INTO " + t + " " + select);
+  }
+  auto files = [&](const std::string& t) {
+    std::vector<std::string> out;
+    for (const auto& r : rows("SELECT partition, record_count, file_size_in_bytes, lower_bounds, "
+                              "upper_bounds, split_offsets FROM " +
+                              t + ".files")) {
+      out.push_back(r.dump());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  auto one = files("db.t1");
+  EXPECT_EQ(one.size(), 8u);
+  EXPECT_EQ(one, files("db.t3"));
+  EXPECT_EQ(rows("SELECT count(*), sum(id), sum(length(name)), sum(half) FROM db.t3"),
+            rows("SELECT count(*), sum(id), sum(length(name)), sum(half) FROM db.t1"));
 }
 
 TEST_F(CliWrite, InsertOverwriteReplacesOnlyThePartitionsWritten) {
