@@ -380,8 +380,8 @@ Result<std::unique_ptr<TableWriter>> TableWriter::make(FileIOPtr io,
   w->schema_ = std::move(schema);
   w->spec_ = std::move(spec);
   w->files_ = std::make_unique<OutputFileFactory>(options, ext);
-  // One pool for every file the write opens (a fan-out write has one per partition).
-  if (options.parquet.threads > 1 && !options.parquet.pool) {
+  // One pool for every Parquet file the write opens (a fan-out write has one per partition).
+  if (options.format == "parquet" && options.parquet.threads > 1 && !options.parquet.pool) {
     options.parquet.pool = std::make_shared<ThreadPool>(options.parquet.threads);
   }
   w->options_ = std::move(options);

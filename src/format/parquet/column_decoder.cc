@@ -50,12 +50,6 @@ TypePtr carrier_type(PhysicalType t, int type_length) {
   return Type::binary();
 }
 
-uint32_t load_le32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
 // Appends `count` fixed-width slots to dst and returns where they start.
 uint8_t* grow_fixed(ColumnVector* dst, int64_t count, int width) {
   size_t old = dst->values().size();

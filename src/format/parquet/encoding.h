@@ -19,6 +19,11 @@ inline uint64_t load_le64(const uint8_t* p) {
   std::memcpy(&v, p, 8);
   return v;
 }
+inline uint32_t load_le32(const uint8_t* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
 
 // RLE / bit-packed hybrid (levels, dictionary indices, RLE booleans). No length prefix.
 class RleDecoder {

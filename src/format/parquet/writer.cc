@@ -229,26 +229,15 @@ Result<WriterOptions> WriterOptions::from_properties(
 
 namespace {
 
-uint64_t load64(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-uint32_t load32(const uint8_t* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  return v;
-}
-
 // Keys of at most 16 bytes as two words, from loads that stay inside the key (they overlap
 // when it is shorter than 16 or 8 bytes): equal keys of one length give equal words.
 void short_key_words(const uint8_t* p, size_t n, uint64_t* a, uint64_t* b) {
   if (n >= 8) {
-    *a = load64(p);
-    *b = load64(p + n - 8);
+    *a = internal::load_le64(p);
+    *b = internal::load_le64(p + n - 8);
   } else if (n >= 4) {
-    *a = load32(p);
-    *b = load32(p + n - 4);
+    *a = internal::load_le32(p);
+    *b = internal::load_le32(p + n - 4);
   } else if (n > 0) {
     *a = (uint64_t{p[0]} << 16) | (uint64_t{p[n / 2]} << 8) | p[n - 1];
     *b = 0;
@@ -267,8 +256,7 @@ uint64_t hash_bytes(const uint8_t* p, size_t n) {
     return h ^ (h >> 32);
   }
   while (n >= 8) {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
+    uint64_t v = internal::load_le64(p);
     h = (h ^ (v * 0xBF58476D1CE4E5B9ull)) * 0x94D049BB133111EBull;
     h ^= h >> 29;
     p += 8;
@@ -774,12 +762,14 @@ struct ParquetWriter::Impl {
     stream = std::move(*s);
     return Status::OK();
   }
+  Status write_stream(const uint8_t* p, size_t n) {
+    return stream->write(std::string_view(reinterpret_cast<const char*>(p), n));
+  }
   Status flush_out() {
     FLOE_TRY(open_stream());
     if (out.empty()) return Status::OK();
     handed += static_cast<int64_t>(out.size());
-    Status st =
-        stream->write(std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
+    Status st = write_stream(out.data(), out.size());
     out.clear();
     return st;
   }
@@ -791,7 +781,7 @@ struct ParquetWriter::Impl {
     }
     FLOE_TRY(flush_out());
     handed += static_cast<int64_t>(n);
-    return stream->write(std::string_view(reinterpret_cast<const char*>(p), n));
+    return write_stream(p, n);
   }
 
   // With threads, a row group's bytes go to the file from a pool job while the next row group
@@ -844,14 +834,9 @@ struct ParquetWriter::Impl {
       Status st;
       for (const Piece& p : row_group_write.pieces) {
         if (!st.ok()) break;
-        if (!p.small.empty()) {
-          st = stream->write(
-              std::string_view(reinterpret_cast<const char*>(p.small.data()), p.small.size()));
-        }
+        if (!p.small.empty()) st = write_stream(p.small.data(), p.small.size());
         if (st.ok()) {
-          st = p.pages.for_each([&](const uint8_t* d, size_t n) {
-            return stream->write(std::string_view(reinterpret_cast<const char*>(d), n));
-          });
+          st = p.pages.for_each([&](const uint8_t* d, size_t n) { return write_stream(d, n); });
         }
       }
       std::lock_guard<std::mutex> lock(write_mu);
@@ -1215,13 +1200,14 @@ struct ParquetWriter::Impl {
     return std::max<int64_t>(1, k);
   }
 
-  // Rows [b, n) of a top-level primitive column: levels from the validity bitmap, values copied
-  // in bulk, pages encoded and compressed as they fill.
-  Status write_flat(const ColumnVector& col, int64_t b, int64_t n, WLeaf& l, Scratch& sc) {
+  // Top-level primitive columns: levels from the validity bitmap, values copied in bulk, pages
+  // encoded and compressed as they fill.
+  Status write_flat(const ColumnVector& col, WLeaf& l, Scratch& sc) {
     if (l.max_def == 0 && col.null_count() > 0) {
       return invalid_argument("null value in required column {}", l.path.back());
     }
-    while (b < n) {
+    const int64_t n = col.length();
+    for (int64_t b = 0; b < n;) {
       int64_t k = page_room(l, col, b, n);
       append_flat(col, l, b, b + k);
       b += k;
@@ -1800,7 +1786,7 @@ Status ParquetWriter::write(const ColumnBatch& batch) {
   Status st = im.for_each(batch.columns.size(), [&](size_t c, Impl::Scratch& sc) -> Status {
     const ColumnVector& col = *batch.columns[c];
     const WNode& n = im.nodes[c];
-    if (n.kind == WNode::kPrim) return im.write_flat(col, 0, batch.num_rows, im.leaves[n.leaf], sc);
+    if (n.kind == WNode::kPrim) return im.write_flat(col, im.leaves[n.leaf], sc);
     for (int64_t i = 0; i < batch.num_rows; ++i) {
       Status st = im.shred(col, i, n, 0, 0);
       if (!st.ok()) return st.with_context(fmt::format("column {}", im.fields[c].name));
