@@ -1,14 +1,13 @@
 // Bound scalar expressions: typing and implicit casts, every operator and function family over
 // small batches with NULLs, casts, NaN and decimals, and the transform functions against floe's
 // partition transforms.
-#include "floe/sql/bound_expr.h"
-
 #include <gtest/gtest.h>
 
 #include <random>
 
 #include "floe/spec/transform.h"
-#include "sql/expr_internal.h"
+#include "sql/exec/bound_expr_internal.h"
+#include "sql/functions/function_internal.h"
 
 namespace floe::sql {
 namespace {

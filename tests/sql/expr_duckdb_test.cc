@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "floe/sql/bound_expr.h"
-#include "sql/expr_internal.h"
+#include "sql/exec/bound_expr_internal.h"
+#include "sql/functions/function_internal.h"
 #include "test_support.h"
 
 namespace floe::sql {

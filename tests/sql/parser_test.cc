@@ -1,9 +1,9 @@
-#include "floe/sql/parser.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
+
+#include "sql/parser/parser_internal.h"
 
 namespace floe::sql {
 using namespace floe::sql::ast;  // NOLINT

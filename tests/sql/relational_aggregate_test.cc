@@ -8,7 +8,7 @@
 #include <random>
 #include <set>
 
-#include "floe/sql/aggregate.h"
+#include "sql/exec/aggregate_internal.h"
 #include "sql/relational_test_util.h"
 
 namespace floe::sql {

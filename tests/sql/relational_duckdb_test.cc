@@ -12,7 +12,7 @@
 #include "floe/format/parquet/writer.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/schema.h"
-#include "floe/sql/relational.h"
+#include "sql/exec/relational_internal.h"
 #include "sql/relational_test_util.h"
 #include "test_support.h"
 

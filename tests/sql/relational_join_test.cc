@@ -5,7 +5,7 @@
 #include <map>
 #include <random>
 
-#include "floe/sql/join.h"
+#include "sql/exec/join_internal.h"
 #include "sql/relational_test_util.h"
 
 namespace floe::sql {

@@ -1,6 +1,4 @@
 // Row hashing / equality / order, batch utilities (gather, concat, slice), sort and DISTINCT.
-#include "floe/sql/relational.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +7,7 @@
 #include <random>
 #include <set>
 
+#include "sql/exec/relational_internal.h"
 #include "sql/relational_test_util.h"
 
 namespace floe::sql {

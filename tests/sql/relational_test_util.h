@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
-#include "floe/sql/relational.h"
+#include "sql/exec/relational_internal.h"
 
 namespace floe::sql::relational_testing {
 

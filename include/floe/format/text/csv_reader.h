@@ -1,0 +1,45 @@
+// CsvReader: streams an RFC 4180 CSV file (quoted fields with "" escapes, CRLF or LF line
+// ends, a record may span read blocks) into string columns, one batch at a time. What the SQL
+// sources (csv.`file`) and `floe load` read CSV with; types are cast later by the caller.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/columnar/column_vector.h"
+#include "floe/util/result.h"
+
+namespace floe::text {
+
+struct CsvOptions {
+  bool header = false;  // the first record names the columns
+  char delimiter = ',';
+  bool empty_as_null = false;  // an empty unquoted field is NULL
+};
+
+class CsvReader {
+ public:
+  // The file's columns: the header record's fields, or `_c0`, `_c1`, ... as wide as the first
+  // record without a header. Empty for an empty file.
+  static Result<std::vector<std::string>> column_names(const std::string& path,
+                                                       const CsvOptions& options);
+
+  // Opens the file for reading records (past the header record, if there is one).
+  static Result<std::unique_ptr<CsvReader>> open(const std::string& path,
+                                                 const CsvOptions& options);
+  ~CsvReader();
+
+  // Appends up to `max_rows` records to `batch` (string columns; fields past the batch's width
+  // are ignored, missing ones are NULL). Returns false once the file has no more records.
+  Result<bool> read_batch(ColumnBatch* batch, int64_t max_rows);
+
+ private:
+  class Records;
+  CsvReader(std::unique_ptr<Records> records, CsvOptions options);
+  std::unique_ptr<Records> records_;
+  CsvOptions options_;
+};
+
+}  // namespace floe::text

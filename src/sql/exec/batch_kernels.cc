@@ -1,0 +1,260 @@
+// Gather, append, concat and slice of columns and batches (every type, nested included).
+#include <cstring>
+
+#include "sql/exec/relational_internal.h"
+
+namespace floe::sql {
+namespace {
+
+// Extends dst's validity for n appended slots starting at old_len; valid(k) says whether slot k
+// holds a value. Leaves the bitmap empty while every value is present.
+template <typename Valid>
+void append_validity(ColumnVector* dst, int64_t old_len, int64_t n, Valid valid) {
+  int64_t nulls = 0;
+  for (int64_t k = 0; k < n; ++k) nulls += !valid(k);
+  if (nulls == 0 && dst->null_count() == 0) return;
+  if (dst->null_count() == 0) {
+    // Every earlier slot is valid: a full bitmap for them.
+    size_t bytes = static_cast<size_t>((old_len + 7) / 8);
+    dst->validity().resize(bytes);
+    if (bytes) std::memset(dst->validity().data(), 0xFF, bytes);
+  }
+  size_t need = static_cast<size_t>((old_len + n + 7) / 8);
+  size_t have = dst->validity().size();
+  if (have < need) {
+    dst->validity().resize(need);
+    std::memset(dst->validity().data() + have, 0, need - have);
+  }
+  uint8_t* bits = dst->validity().data();
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t i = old_len + k;
+    uint8_t m = static_cast<uint8_t>(1u << (i & 7));
+    if (valid(k)) {
+      bits[i >> 3] |= m;
+    } else {
+      bits[i >> 3] &= static_cast<uint8_t>(~m);
+    }
+  }
+  dst->set_null_count(dst->null_count() + nulls);
+}
+
+template <size_t W>
+void copy_fixed(const uint8_t* src, const int32_t* idx, int64_t n, uint8_t* dst) {
+  for (int64_t k = 0; k < n; ++k) {
+    if (idx[k] >= 0) {
+      std::memcpy(dst + k * W, src + static_cast<size_t>(idx[k]) * W, W);
+    } else {
+      std::memset(dst + k * W, 0, W);
+    }
+  }
+}
+
+bool has_bytes(const ColumnVector& c) {
+  return c.value_width() == 0 && c.num_children() == 0 && !c.offsets().empty();
+}
+
+int32_t last_offset(const ColumnVector& c) {
+  return c.offsets().as<int32_t>()[c.offsets().size() / 4 - 1];
+}
+
+}  // namespace
+
+void append_rows(const ColumnVector& src, const int32_t* idx, int64_t n, ColumnVector* dst) {
+  const int64_t old_len = dst->length();
+  const Type& t = *src.type();
+  if (t.is_struct()) {
+    for (size_t c = 0; c < src.num_children(); ++c) {
+      append_rows(src.child(c), idx, n, &dst->child(c));
+    }
+  } else if (t.is_list() || t.is_map()) {
+    std::vector<int32_t> child_idx;
+    size_t old_off = dst->offsets().size();
+    dst->offsets().resize(old_off + static_cast<size_t>(n) * 4);
+    int32_t* o = reinterpret_cast<int32_t*>(dst->offsets().data() + old_off);
+    int32_t last = old_off ? reinterpret_cast<int32_t*>(dst->offsets().data())[old_off / 4 - 1] : 0;
+    for (int64_t k = 0; k < n; ++k) {
+      if (idx[k] >= 0) {
+        int32_t b = src.list_begin(idx[k]), e = src.list_end(idx[k]);
+        for (int32_t x = b; x < e; ++x) child_idx.push_back(x);
+        last += e - b;
+      }
+      o[k] = last;
+    }
+    for (size_t c = 0; c < src.num_children(); ++c) {
+      append_rows(src.child(c), child_idx.data(), static_cast<int64_t>(child_idx.size()),
+                  &dst->child(c));
+    }
+  } else if (src.value_width() > 0) {
+    const size_t w = static_cast<size_t>(src.value_width());
+    size_t old = dst->values().size();
+    dst->values().resize(old + static_cast<size_t>(n) * w);
+    const uint8_t* s = src.values().data();
+    uint8_t* d = dst->values().data() + old;
+    switch (w) {
+      case 1:
+        copy_fixed<1>(s, idx, n, d);
+        break;
+      case 4:
+        copy_fixed<4>(s, idx, n, d);
+        break;
+      case 8:
+        copy_fixed<8>(s, idx, n, d);
+        break;
+      case 16:
+        copy_fixed<16>(s, idx, n, d);
+        break;
+      default:
+        for (int64_t k = 0; k < n; ++k) {
+          if (idx[k] >= 0) {
+            std::memcpy(d + k * w, s + static_cast<size_t>(idx[k]) * w, w);
+          } else {
+            std::memset(d + k * w, 0, w);
+          }
+        }
+    }
+  } else if (has_bytes(src)) {
+    const int32_t* so = src.offsets().as<int32_t>();
+    int64_t bytes = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      if (idx[k] >= 0) bytes += so[idx[k] + 1] - so[idx[k]];
+    }
+    size_t old_data = dst->data().size();
+    dst->data().resize(old_data + static_cast<size_t>(bytes));
+    size_t old_off = dst->offsets().size();
+    int32_t last = last_offset(*dst);
+    dst->offsets().resize(old_off + static_cast<size_t>(n) * 4);
+    int32_t* o = reinterpret_cast<int32_t*>(dst->offsets().data() + old_off);
+    uint8_t* d = dst->data().data();
+    const uint8_t* sd = src.data().data();
+    for (int64_t k = 0; k < n; ++k) {
+      if (idx[k] >= 0) {
+        int32_t len = so[idx[k] + 1] - so[idx[k]];
+        if (len) std::memcpy(d + last, sd + so[idx[k]], static_cast<size_t>(len));
+        last += len;
+      }
+      o[k] = last;
+    }
+  }
+  if (src.null_count() == 0) {
+    append_validity(dst, old_len, n, [&](int64_t k) { return idx[k] >= 0; });
+  } else {
+    append_validity(dst, old_len, n,
+                    [&](int64_t k) { return idx[k] >= 0 && src.is_valid(idx[k]); });
+  }
+  dst->set_length(old_len + n);
+}
+
+void append_range(const ColumnVector& src, int64_t offset, int64_t length, ColumnVector* dst) {
+  if (length <= 0) return;
+  const int64_t old_len = dst->length();
+  if (src.value_width() > 0) {
+    const size_t w = static_cast<size_t>(src.value_width());
+    dst->values().append(src.values().data() + static_cast<size_t>(offset) * w,
+                         static_cast<size_t>(length) * w);
+  } else if (has_bytes(src)) {
+    const int32_t* so = src.offsets().as<int32_t>();
+    int32_t last = last_offset(*dst);
+    int32_t base = so[offset];
+    dst->data().append(src.data().data() + base, static_cast<size_t>(so[offset + length] - base));
+    size_t old_off = dst->offsets().size();
+    dst->offsets().resize(old_off + static_cast<size_t>(length) * 4);
+    int32_t* o = reinterpret_cast<int32_t*>(dst->offsets().data() + old_off);
+    for (int64_t k = 0; k < length; ++k) o[k] = last + (so[offset + k + 1] - base);
+  } else {
+    std::vector<int32_t> idx(static_cast<size_t>(length));
+    for (int64_t k = 0; k < length; ++k)
+      idx[static_cast<size_t>(k)] = static_cast<int32_t>(offset + k);
+    append_rows(src, idx.data(), length, dst);
+    return;
+  }
+  if (src.null_count() == 0) {
+    append_validity(dst, old_len, length, [](int64_t) { return true; });
+  } else {
+    append_validity(dst, old_len, length, [&](int64_t k) { return src.is_valid(offset + k); });
+  }
+  dst->set_length(old_len + length);
+}
+
+ColumnPtr gather(const ColumnVector& col, const int32_t* indices, int64_t n) {
+  auto out = ColumnVector::make(col.type());
+  append_rows(col, indices, n, out.get());
+  return out;
+}
+
+ColumnPtr gather(const ColumnVector& col, const std::vector<int32_t>& indices) {
+  return gather(col, indices.data(), static_cast<int64_t>(indices.size()));
+}
+
+ColumnBatch gather(const ColumnBatch& batch, const std::vector<int32_t>& indices) {
+  ColumnBatch out;
+  out.fields = batch.fields;
+  out.num_rows = static_cast<int64_t>(indices.size());
+  for (const auto& c : batch.columns) out.columns.push_back(gather(*c, indices));
+  return out;
+}
+
+ColumnPtr null_column(const TypePtr& type, int64_t n) {
+  auto out = ColumnVector::make(type);
+  std::vector<int32_t> idx(static_cast<size_t>(n), -1);
+  append_rows(*out, idx.data(), n, out.get());
+  return out;
+}
+
+Result<ColumnBatch> concat_batches(const std::vector<ColumnBatch>& batches,
+                                   const std::vector<NestedField>& fields) {
+  if (batches.empty()) return ColumnBatch::make(fields);
+  if (batches.size() == 1) return batches[0];
+  const ColumnBatch& first = batches[0];
+  ColumnBatch out;
+  out.fields = first.fields;
+  for (const auto& b : batches) {
+    if (b.columns.size() != first.columns.size()) {
+      return invalid_argument("concat_batches: {} columns where {} were expected", b.columns.size(),
+                              first.columns.size());
+    }
+    for (size_t c = 0; c < b.columns.size(); ++c) {
+      if (!b.columns[c]->type()->equals(*first.columns[c]->type())) {
+        return invalid_argument("concat_batches: column {} is {} where {} was expected", c,
+                                b.columns[c]->type()->to_string(),
+                                first.columns[c]->type()->to_string());
+      }
+    }
+    out.num_rows += b.num_rows;
+  }
+  for (size_t c = 0; c < first.columns.size(); ++c) {
+    auto col = ColumnVector::make(first.columns[c]->type());
+    // Reserve once: growing by doubling would copy the column about twice.
+    if (col->value_width() > 0) {
+      col->values().reserve(static_cast<size_t>(out.num_rows) * col->value_width());
+    } else if (has_bytes(*col)) {
+      size_t bytes = 0;
+      for (const auto& b : batches) {
+        const ColumnVector& src = *b.columns[c];
+        if (b.num_rows)
+          bytes += static_cast<size_t>(src.list_end(b.num_rows - 1) - src.list_begin(0));
+      }
+      col->data().reserve(bytes);
+      col->offsets().reserve(static_cast<size_t>(out.num_rows + 1) * 4);
+    }
+    for (const auto& b : batches) append_range(*b.columns[c], 0, b.num_rows, col.get());
+    out.columns.push_back(std::move(col));
+  }
+  return out;
+}
+
+ColumnBatch slice_batch(const ColumnBatch& batch, int64_t offset, int64_t length) {
+  offset = std::clamp<int64_t>(offset, 0, batch.num_rows);
+  length = std::clamp<int64_t>(length, 0, batch.num_rows - offset);
+  if (offset == 0 && length == batch.num_rows) return batch;
+  ColumnBatch out;
+  out.fields = batch.fields;
+  out.num_rows = length;
+  for (const auto& c : batch.columns) {
+    auto col = ColumnVector::make(c->type());
+    append_range(*c, offset, length, col.get());
+    out.columns.push_back(std::move(col));
+  }
+  return out;
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,36 @@
+// The write half shared by INSERT, CTAS and `floe load`: rows of a table's schema go through the
+// table writer (partition fan-out, metrics, rolling) into data files, which one commit adds.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "floe/table/table.h"
+#include "sql/exec/plan_internal.h"
+
+namespace floe::sql {
+
+struct WriteResult {
+  int64_t rows = 0;
+  size_t files = 0;
+};
+
+// Produces batches (columns = the table schema's top-level fields) into the sink it is given.
+using RowSource = std::function<Status(const BatchSink& sink)>;
+// Commits the written files (append, overwrite, ...).
+using FileCommit = std::function<Status(std::vector<DataFile> files)>;
+
+// Writes every row of `source`, then calls `commit`. When writing or the commit fails, the
+// files written are removed, except when the commit's outcome is unknown (they may be live).
+// `threads` (0 = one per core) encode and compress the Parquet files, on one pool they share.
+Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
+                               int threads);
+
+// Marks a snapshot as written by floe's SQL engine, as Spark adds engine-name and
+// engine-version to the summaries it commits.
+void stamp_engine(SnapshotUpdate& update);
+
+// A plan as a row source.
+RowSource plan_source(PlanNode& plan, ExecContext& exec);
+
+}  // namespace floe::sql
