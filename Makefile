@@ -2,10 +2,13 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
-# ccache hits across checkouts in different directories.
+# ccache hits across checkouts in different directories, and with the tests' precompiled header.
 export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
+# CI builds with -Werror so warnings stay at zero.
+WERROR ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps configure build run test bench format check-format clean
+.PHONY: all deps configure build build-cli run test bench format check-format check-layers clean
 
 all: build
 
@@ -16,15 +19,20 @@ $(STAMP): scripts/install-deps scripts/install-oracles tests/oracle/package-lock
 
 deps: $(STAMP)
 
-$(BUILD)/build.ninja: $(STAMP) CMakeLists.txt
-	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+$(BUILD)/build.ninja: $(STAMP) CMakeLists.txt cmake/layers.txt cmake/layers.cmake
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_WERROR=$(WERROR) >/dev/null
 
 configure: $(BUILD)/build.ninja
 
+# Everything: the library, the CLI, every test and benchmark.
 build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
-run: build
+# Only what the demo needs: the layers and the floe command.
+build-cli: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target floe_cli
+
+run: build-cli
 	@$(BUILD)/floe demo
 
 test: build
@@ -38,6 +46,9 @@ format:
 
 check-format:
 	@scripts/check-format
+
+check-layers:
+	@scripts/check-layers
 
 clean:
 	rm -rf $(BUILD)

@@ -1,5 +1,5 @@
 // Helpers the benchmarks share: schema fields, the 10-column table of the Parquet and Avro
-// data-file workloads (performance.md Q1-Q3, H11), the snapshot summary Java writes for an
+// data-file workloads (bench/README.md Q1-Q3, H11), the snapshot summary Java writes for an
 // append (the metadata.json of streaming tables, P1 and C3), and the timing of side-by-side
 // runs against DuckDB (best wall and CPU time, the oracle's printed JSON).
 #pragma once

@@ -1,4 +1,4 @@
-// Manifest decode throughput (entries/s) for manifests shaped like performance.md workloads P0
+// Manifest decode throughput (entries/s) for manifests shaped like bench/README.md workloads P0
 // (unpartitioned, 10 columns of jmh-style metrics, v2) and P2 (100 columns), deflate and zstd,
 // against Debian's Avro C generic reader (avro_file_reader_read_value) on the same deflate
 // files. Files are generated once with floe's ManifestWriter into a temp dir; reads start from

@@ -1,4 +1,4 @@
-// Parquet read and write throughput (performance.md workloads Q1 and Q2, anchors H11/H12): a
+// Parquet read and write throughput (bench/README.md workloads Q1 and Q2, anchors H11/H12): a
 // 10-column table (ids, ints, doubles, timestamps, low- and high-cardinality strings, a flag).
 // BM_ParquetWrite / BM_ParquetRead time floe alone; BM_ParquetVsDuckDB times floe and DuckDB on
 // the same files in the same run, for every codec and 1 or 2 threads, and prints the Q1 matrix

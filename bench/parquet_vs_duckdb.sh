@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Parquet read/write throughput of floe against DuckDB on the same files, in the same run
-# (performance.md Q1/Q2): for each codec (zstd, snappy, uncompressed) and thread count (1, 2),
+# (bench/README.md Q1/Q2): for each codec (zstd, snappy, uncompressed) and thread count (1, 2),
 # the write of the 10-column table and the reads of every projection (all 10 columns, the 8
 # numeric ones, two) of the file floe wrote and of the file DuckDB wrote. Prints one table per
 # cell; ratios are DuckDB's time / floe's (> 1 = floe faster), of wall and of CPU time.

@@ -1,5 +1,5 @@
 // Scan-planning benchmarks with the generators of workloads P1, P3 and P5 in
-// ../shared/docs/performance.md. Tables are generated in memory with floe's own manifest
+// bench/README.md. Tables are generated in memory with floe's own manifest
 // writer. Sizes are scaled down by default so `make bench` stays short; FLOE_BENCH_SCALE=1
 // gives the full published shapes (P1: 10,000 manifests x 500 files; P3: 50 x 50,000 files;
 // P5: 50,000 manifests).

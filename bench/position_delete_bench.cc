@@ -1,4 +1,4 @@
-// Reading v2 position-delete files (performance.md workload Q3, anchor H13; target >= 50M
+// Reading v2 position-delete files (bench/README.md workload Q3, anchor H13; target >= 50M
 // positions/s): (file_path, pos) Parquet files as floe writes them (zstd, sorted, file_path
 // dictionary-encoded) for 100 data files with ~90-character s3:// paths, every 10th position
 // deleted. Times (a) the decode of the whole file grouped by data file and (b) the filter to one

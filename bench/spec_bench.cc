@@ -64,7 +64,7 @@ void BM_ParseTableMetadata(benchmark::State& state) {
 }
 BENCHMARK(BM_ParseTableMetadata)->Arg(10)->Arg(1000)->Arg(10000)->Unit(benchmark::kMillisecond);
 
-// What a scan reads: only the snapshots refs point at (performance.md C3: >= 700 MB/s).
+// What a scan reads: only the snapshots refs point at (bench/README.md C3: >= 700 MB/s).
 void BM_ParseTableMetadataForScan(benchmark::State& state) {
   std::string text = table_metadata_to_json(synthetic_metadata(state.range(0)));
   MetadataParseOptions options;

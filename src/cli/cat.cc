@@ -1,7 +1,7 @@
 // floe cat: dispatches to the Avro or Parquet printer by the file's magic bytes.
 #include <ostream>
 
-#include "cli/cli.h"
+#include "cli/cli_internal.h"
 #include "floe/io/file_io.h"
 
 namespace floe::cli {

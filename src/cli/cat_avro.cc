@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cli/cli.h"
+#include "cli/cli_internal.h"
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/generic.h"
 #include "floe/io/file_io.h"

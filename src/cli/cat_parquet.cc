@@ -4,7 +4,7 @@
 #include <map>
 #include <ostream>
 
-#include "cli/cli.h"
+#include "cli/cli_internal.h"
 #include "floe/format/parquet/reader.h"
 
 namespace floe::cli {

@@ -7,7 +7,7 @@
 #include <chrono>
 #include <ostream>
 
-#include "cli/cli.h"
+#include "cli/cli_internal.h"
 #include "floe/spec/literal.h"
 #include "floe/spec/partition_spec.h"
 

@@ -3,8 +3,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cli/cli.h"
-#include "cli/text_table.h"
+#include "cli/cli_internal.h"
+#include "cli/text_table_internal.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/metadata_file.h"
 

@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cli/cli.h"
-#include "cli/text_table.h"
+#include "cli/cli_internal.h"
+#include "cli/text_table_internal.h"
 #include "floe/io/relocating_file_io.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/table_metadata.h"

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <ostream>
 
-#include "cli/cli.h"
+#include "cli/cli_internal.h"
 
 namespace floe::cli {
 

@@ -2,8 +2,8 @@
 // with the columns Spark shows, until the SQL layer queries them.
 #include <ostream>
 
-#include "cli/cli.h"
-#include "cli/row_printer.h"
+#include "cli/cli_internal.h"
+#include "cli/row_printer_internal.h"
 #include "floe/spec/metadata_file.h"
 #include "floe/table/metadata_tables.h"
 

@@ -1,4 +1,4 @@
-#include "cli/result_format.h"
+#include "cli/result_format_internal.h"
 
 #include <fmt/format.h>
 

@@ -1,6 +1,6 @@
-#include "cli/row_printer.h"
+#include "cli/row_printer_internal.h"
 
-#include "cli/result_format.h"
+#include "cli/result_format_internal.h"
 
 namespace floe::cli {
 

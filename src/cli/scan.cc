@@ -5,9 +5,9 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 
-#include "cli/cli.h"
-#include "cli/row_printer.h"
-#include "cli/text_table.h"
+#include "cli/cli_internal.h"
+#include "cli/row_printer_internal.h"
+#include "cli/text_table_internal.h"
 #include "floe/expr/parser.h"
 #include "floe/read/task_reader.h"
 #include "floe/scan/table_scan.h"

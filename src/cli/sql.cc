@@ -11,8 +11,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/cli.h"
-#include "cli/result_format.h"
+#include "cli/cli_internal.h"
+#include "cli/result_format_internal.h"
 #include "floe/sql/session.h"
 
 namespace floe::cli {

@@ -2,7 +2,7 @@
 // directory), else a catalog table name such as analytics.sales.
 #include <filesystem>
 
-#include "cli/cli.h"
+#include "cli/cli_internal.h"
 #include "floe/io/file_io.h"
 #include "floe/sql/session.h"
 #include "floe/util/strings.h"

@@ -1,4 +1,4 @@
-#include "cli/text_table.h"
+#include "cli/text_table_internal.h"
 
 #include <algorithm>
 

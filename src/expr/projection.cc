@@ -1,5 +1,5 @@
-// Inclusive and strict projection through every transform (iceberg-spec-notes §7), and the
-// residual evaluator (§8 step 4).
+// Inclusive and strict projection through every transform (Iceberg spec, "Scan Planning" and
+// "Partition Transforms"), and the residual evaluator.
 #include "floe/expr/projection.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
-// Interoperability: every table metadata JSON under ../shared/fixtures (Java, Rust, Go test
+// Interoperability: every table metadata JSON of the fixture tables (Java, Rust, Go test
 // files and the metadata/ of every full table written by Spark, pyiceberg, Trino, Impala, ...)
 // parses; writing and re-reading gives an equal model; the files the fixture README marks
-// invalid are rejected with a clear error. Fixture attribution: ../shared/fixtures/README.md.
+// invalid are rejected with a clear error.
 #include <gtest/gtest.h>
 
 #include <algorithm>

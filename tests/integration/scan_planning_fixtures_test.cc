@@ -1,6 +1,5 @@
 // Scan planning on every full fixture table: the current snapshot plans exactly the live data
-// files and delete files the fixture README lists (README.md of ../shared/fixtures, which also
-// holds the attribution of these tables).
+// files and delete files the fixtures' README lists (fixture_readme.h reads it).
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,7 +1,7 @@
 // Reading every full fixture table end to end (plan, Parquet, deletes): the current snapshot's
 // live row count equals the count the fixture README computed independently. Tables with ORC
 // or Avro data files fail with a clear "not supported" error; the deliberately malformed ones
-// fail with a clear error naming the problem. (Attribution: ../shared/fixtures/README.md.)
+// fail with a clear error naming the problem.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Relocation rules, checked on the interoperability fixtures' real path styles
-// (../shared/fixtures/README.md, "Resolving file paths").
+// (the path styles the fixture tables were written with).
 #include "floe/io/relocating_file_io.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// DuckDB's side of floe's Parquet benchmark (performance.md Q1/Q2, anchors H11/H12).
+// DuckDB's side of floe's Parquet benchmark (bench/README.md Q1/Q2, anchors H11/H12).
 // Usage: node parquet_bench_duckdb.mjs FLOE_FILE OUT_DIR CODEC THREADS PROJECTIONS
 //   PROJECTIONS: JSON {"name": ["col", ...], ...}; an empty list means every column.
 // 1. Loads FLOE_FILE into a table and writes it with COPY (CODEC; zstd at level 3, as floe;

@@ -1,4 +1,4 @@
-// DuckDB's side of floe's position-delete benchmark (performance.md Q3, anchor H13).
+// DuckDB's side of floe's position-delete benchmark (bench/README.md Q3, anchor H13).
 // Usage: node position_delete_bench_duckdb.mjs FILE TARGET_PATH
 // Times, best of 5 with 1 thread, the full decode of a (file_path, pos) Parquet file
 // (`SELECT count(*), max(pos)`) and the filter to one data file (`... WHERE file_path = TARGET`).

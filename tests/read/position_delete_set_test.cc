@@ -1,5 +1,5 @@
 // Deletion vectors and the portable Roaring format, on Java's own test files
-// (../shared/fixtures/iceberg-java/deletes, attribution in the fixture README).
+// (the fixture directory iceberg-java/deletes).
 #include "floe/read/position_delete_set.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Delete matching rules (iceberg-spec-notes §8 step 5, rule 4 of §15): the recurring bugs each
+// Delete matching rules (Iceberg spec, "Scan Planning": delete files and sequence numbers): the recurring bugs each
 // get a test — sequence-number boundaries, spec id in partition matching, DV precedence over
 // position files, several DVs, equality deletes not leaking across partitions.
 #include "scan/delete_index.h"

@@ -1,4 +1,4 @@
-// Manifest and metrics evaluators: every pruning rule of iceberg-spec-notes §8, steps 2 and 3.
+// Manifest and metrics evaluators: every pruning rule of the Iceberg spec's "Scan Planning".
 #include "floe/scan/evaluators.h"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,4 @@
-// Metadata tables over fixture tables (read-only; see ../shared/fixtures/README.md for their
-// origin and licenses): schemas as Java declares them, and concrete values from the fixtures'
+// Metadata tables over fixture tables (read-only): schemas as Java declares them, and concrete values from the fixtures'
 // metadata files and README.
 #include "floe/table/metadata_tables.h"
 

@@ -3,7 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
-#include "cli/cli.h"
+#include "cli/cli_internal.h"
 #include "floe/util/strings.h"
 
 namespace {

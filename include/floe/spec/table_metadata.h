@@ -79,7 +79,7 @@ struct MetadataParseOptions {
   // Keep only the snapshots that refs and current-snapshot-id point at (a scan of a branch,
   // tag or the current state needs no others). A table with years of streaming commits has
   // tens of thousands of snapshots, and parsing them dominates planning a narrow query
-  // (performance.md P1). The others are counted in `omitted_snapshots`.
+  // (bench/README.md, workload P1). The others are counted in `omitted_snapshots`.
   bool referenced_snapshots_only = false;
 };
 

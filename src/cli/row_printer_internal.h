@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/cli.h"
-#include "cli/text_table.h"
+#include "cli/cli_internal.h"
+#include "cli/text_table_internal.h"
 #include "floe/columnar/column_vector.h"
 
 namespace floe::cli {

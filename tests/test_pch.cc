@@ -1,0 +1,1 @@
+// Compiles GoogleTest's precompiled header (tests/CMakeLists.txt), which every test binary reuses.
