@@ -73,7 +73,7 @@ TEST(OpenCatalog, DispatchesOnTheUri) {
   auto triple = open_catalog("sqlite://" + dir + "/d.db");
   ASSERT_TRUE(triple.ok()) << triple.status().to_string();
   EXPECT_TRUE(std::filesystem::exists(dir + "/d.db"));
-  for (const std::string uri : {"hadoop:" + dir + "/h1", dir + "/h2", "file:" + dir + "/h3"}) {
+  for (const std::string& uri : {"hadoop:" + dir + "/h1", dir + "/h2", "file:" + dir + "/h3"}) {
     auto catalog = open_catalog(uri);
     ASSERT_TRUE(catalog.ok()) << uri << ": " << catalog.status().to_string();
     EXPECT_EQ((*catalog)->uri(), uri);

@@ -548,7 +548,9 @@ TEST(FixtureTables, RowLineageFirstRowIds) {
       continue;
     }
     for (const auto& e : entries) {
-      if (e.is_live() && mf.first_row_id) EXPECT_TRUE(e.data_file.first_row_id.has_value());
+      if (e.is_live() && mf.first_row_id) {
+        EXPECT_TRUE(e.data_file.first_row_id.has_value());
+      }
     }
   }
 }

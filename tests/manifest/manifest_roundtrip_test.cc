@@ -239,8 +239,12 @@ TEST_P(ManifestRoundTrip, FloeReadsBackWhatItWrote) {
   EXPECT_EQ(list->metadata.at("snapshot-id"), std::to_string(kSnapshot));
   EXPECT_EQ(list->metadata.at("parent-snapshot-id"), p.version == 2 ? "null" : "1234");
   EXPECT_EQ(list->metadata.at("format-version"), std::to_string(p.version));
-  if (p.version >= 2) EXPECT_EQ(list->metadata.at("sequence-number"), "7");
-  if (p.version >= 3) EXPECT_EQ(list->metadata.at("first-row-id"), "100000");
+  if (p.version >= 2) {
+    EXPECT_EQ(list->metadata.at("sequence-number"), "7");
+  }
+  if (p.version >= 3) {
+    EXPECT_EQ(list->metadata.at("first-row-id"), "100000");
+  }
 
   const ManifestFile& dm = list->manifests[0];
   EXPECT_EQ(dm.partition_spec_id, 3);
@@ -445,7 +449,9 @@ TEST(ManifestReaderTest, ManifestWithoutKeyValueMetadataFallsBackToTable) {
   auto io = make_local_file_io();
   const ManifestFile& dm = w.manifests[1];  // the delete manifest
   auto original = *avro::ContainerReader::open(*io->read_file(dm.manifest_path), dm.manifest_path);
-  avro::ContainerWriter rewritten(original->schema_json(), {}, {.codec = Codec::kNull});
+  avro::ContainerWriterOptions null_codec;
+  null_codec.codec = Codec::kNull;
+  avro::ContainerWriter rewritten(original->schema_json(), {}, null_codec);
   while (*original->next_block()) {
     avro::Decoder& d = original->decoder();
     for (int64_t i = 0; i < original->block_count(); ++i) {

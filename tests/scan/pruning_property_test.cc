@@ -216,7 +216,9 @@ TEST(PruningPropertyTest, PartitionPruningNeverSkipsAMatchingFile) {
     };
     bool matches = row_matches(*bound, r);
     bool might = evaluate(*incl, lookup);
-    if (matches) ASSERT_TRUE(might) << (*bound)->to_string() << " -> " << (*incl)->to_string();
+    if (matches) {
+      ASSERT_TRUE(might) << (*bound)->to_string() << " -> " << (*incl)->to_string();
+    }
     if (!might) ++skipped;
     if (evaluate(*strict, lookup)) {
       ASSERT_TRUE(matches) << (*bound)->to_string() << " -> strict " << (*strict)->to_string();

@@ -267,7 +267,9 @@ TEST(ContainerReaderTest, CorruptInputIsAnErrorNamingFileAndOffset) {
   }
 
   // Unknown codec.
-  ContainerWriter w(std::string(R"("long")"), {}, {.codec = Codec::kNull});
+  ContainerWriterOptions null_codec;
+  null_codec.codec = Codec::kNull;
+  ContainerWriter w(std::string(R"("long")"), {}, null_codec);
   w.encoder().write_long(1);
   ASSERT_TRUE(w.end_object().ok());
   std::string f = *w.finish();
