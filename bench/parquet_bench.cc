@@ -21,8 +21,8 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
 #include "floe/spec/literal.h"
-#include "format/parquet/codec.h"
-#include "format/parquet/column_decoder.h"
+#include "format/parquet/codec_internal.h"
+#include "format/parquet/column_decoder_internal.h"
 
 namespace {
 

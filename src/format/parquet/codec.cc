@@ -1,4 +1,4 @@
-#include "format/parquet/codec.h"
+#include "format/parquet/codec_internal.h"
 
 #include <libdeflate.h>
 #include <lz4.h>
@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "floe/util/compression.h"
-#include "format/parquet/snappy_decoder.h"
+#include "format/parquet/snappy_decoder_internal.h"
 
 namespace floe::parquet::internal {
 

@@ -1,4 +1,4 @@
-#include "format/parquet/snappy_decoder.h"
+#include "format/parquet/snappy_decoder_internal.h"
 
 #include <cstring>
 

@@ -10,8 +10,8 @@
 #include <mutex>
 
 #include "floe/util/thread_pool.h"
-#include "format/parquet/codec.h"
-#include "format/parquet/encoding.h"
+#include "format/parquet/codec_internal.h"
+#include "format/parquet/encoding_internal.h"
 
 namespace floe::parquet {
 

@@ -1,7 +1,7 @@
 // The column decoder's contracts that the reader's threads rely on: decoders of one chunk share
 // its dictionary (taken, not decoded again, when the page offset matches), and a flat column's
 // batch without nulls leaves its definition levels empty.
-#include "format/parquet/column_decoder.h"
+#include "format/parquet/column_decoder_internal.h"
 
 #include <gtest/gtest.h>
 

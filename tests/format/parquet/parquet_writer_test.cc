@@ -12,7 +12,7 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
 #include "floe/util/thread_pool.h"
-#include "format/parquet/encoding.h"
+#include "format/parquet/encoding_internal.h"
 #include "format/parquet/parquet_test_util.h"
 #include "forwarding_file_io.h"
 

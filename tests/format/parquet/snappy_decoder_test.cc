@@ -1,7 +1,7 @@
 // floe's Snappy block decoder against libsnappy's compressor and decoder: every element kind
 // (short and long literals, copies with 1-, 2- and 4-byte offsets, overlapping patterns) and
 // corrupt blocks, which must fail without reading or writing out of bounds.
-#include "format/parquet/snappy_decoder.h"
+#include "format/parquet/snappy_decoder_internal.h"
 
 #include <gtest/gtest.h>
 #include <snappy-c.h>
