@@ -114,7 +114,7 @@ fs::path bench_dir() {
 // the kernel before the write rather than after it (floe's local files are written under a
 // temporary name and renamed over the old one, which frees them only then). On this VM the
 // write calls of a 364 MB file take 0.2 s into pages just freed, and up to 1.1 s into new ones.
-Result<parquet::DataFileMetrics> write_file(const std::string& path,
+Result<DataFileMetrics> write_file(const std::string& path,
                                             const std::string& codec = bench_codec(),
                                             int threads = bench_threads()) {
   std::error_code ignored;

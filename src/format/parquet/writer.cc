@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 
+#include "floe/spec/table_properties.h"
 #include "floe/util/thread_pool.h"
 #include "format/parquet/codec_internal.h"
 #include "format/parquet/encoding_internal.h"
@@ -19,146 +20,15 @@ using internal::bit_width_of;
 using internal::encode_rle;
 using internal::PageCodec;
 
-// ---------------------------------------------------------------------------------------------
-// Metrics modes and truncation
-
-Result<MetricsMode> MetricsMode::parse(std::string_view text) {
-  std::string t;
-  for (char c : text) {
-    if (!std::isspace(static_cast<unsigned char>(c))) {
-      t.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-    }
-  }
-  MetricsMode m;
-  if (t == "none") {
-    m.kind = kNone;
-  } else if (t == "counts") {
-    m.kind = kCounts;
-  } else if (t == "full") {
-    m.kind = kFull;
-  } else if (t.rfind("truncate(", 0) == 0 && t.back() == ')') {
-    std::string n = t.substr(9, t.size() - 10);
-    if (n.empty() || n.size() > 9 || n.find_first_not_of("0123456789") != std::string::npos) {
-      return invalid_argument("bad metrics mode {}", text);
-    }
-    m.kind = kTruncate;
-    m.length = std::stoi(n);
-    if (m.length <= 0) return invalid_argument("truncate length must be positive: {}", text);
-  } else {
-    return invalid_argument("bad metrics mode {}", text);
-  }
-  return m;
-}
-
-std::string MetricsMode::to_string() const {
-  switch (kind) {
-    case kNone:
-      return "none";
-    case kCounts:
-      return "counts";
-    case kFull:
-      return "full";
-    case kTruncate:
-      return fmt::format("truncate({})", length);
-  }
-  return "";
-}
-
-namespace {
-
-// Length in bytes of the UTF-8 sequence starting with byte c (1 for invalid bytes).
-int utf8_len(unsigned char c) {
-  if (c < 0x80) return 1;
-  if ((c >> 5) == 6) return 2;
-  if ((c >> 4) == 14) return 3;
-  if ((c >> 3) == 30) return 4;
-  return 1;
-}
-
-std::vector<uint32_t> decode_utf8(std::string_view s, size_t max_points, size_t* consumed) {
-  std::vector<uint32_t> cps;
-  size_t i = 0;
-  while (i < s.size() && cps.size() < max_points) {
-    auto c = static_cast<unsigned char>(s[i]);
-    int n = utf8_len(c);
-    if (i + n > s.size()) n = 1;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1f) : n == 3 ? (c & 0x0f) : (c & 0x07);
-    for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3f);
-    cps.push_back(cp);
-    i += n;
-  }
-  *consumed = i;
-  return cps;
-}
-
-void encode_utf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xc0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xe0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  } else {
-    out->push_back(static_cast<char>(0xf0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3f)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3f)));
-  }
-}
-
-}  // namespace
-
-std::string truncate_lower_string(std::string_view utf8, int n) {
-  size_t used = 0;
-  decode_utf8(utf8, static_cast<size_t>(n), &used);
-  return std::string(utf8.substr(0, used));
-}
-
-std::optional<std::string> truncate_upper_string(std::string_view utf8, int n) {
-  size_t used = 0;
-  auto cps = decode_utf8(utf8, static_cast<size_t>(n), &used);
-  if (used == utf8.size()) return std::string(utf8);
-  for (size_t k = cps.size(); k-- > 0;) {
-    uint32_t cp = cps[k];
-    if (cp >= 0x10FFFF) continue;  // overflow: drop it and increment the previous one
-    uint32_t next = cp == 0xD7FF ? 0xE000 : cp + 1;
-    std::string out;
-    for (size_t j = 0; j < k; ++j) encode_utf8(cps[j], &out);
-    encode_utf8(next, &out);
-    return out;
-  }
-  return std::nullopt;
-}
-
-std::string truncate_lower_binary(std::string_view bytes, int n) {
-  return std::string(bytes.substr(0, static_cast<size_t>(n)));
-}
-
-std::optional<std::string> truncate_upper_binary(std::string_view bytes, int n) {
-  if (bytes.size() <= static_cast<size_t>(n)) return std::string(bytes);
-  std::string out(bytes.substr(0, static_cast<size_t>(n)));
-  while (!out.empty()) {
-    auto last = static_cast<unsigned char>(out.back());
-    if (last != 0xFF) {
-      out.back() = static_cast<char>(last + 1);
-      return out;
-    }
-    out.pop_back();
-  }
-  return std::nullopt;
-}
-
 Result<WriterOptions> WriterOptions::from_properties(
     const std::map<std::string, std::string>& props, const Schema& schema) {
+  namespace tp = table_properties;
   WriterOptions o;
-  auto get = [&](const char* key) -> const std::string* {
-    auto it = props.find(key);
+  auto get = [&](std::string_view key) -> const std::string* {
+    auto it = props.find(std::string(key));
     return it == props.end() ? nullptr : &it->second;
   };
-  auto get_int = [&](const char* key, int64_t* out) -> Status {
+  auto get_int = [&](std::string_view key, int64_t* out) -> Status {
     if (const std::string* v = get(key)) {
       char* end = nullptr;
       long long x = std::strtoll(v->c_str(), &end, 10);
@@ -169,7 +39,7 @@ Result<WriterOptions> WriterOptions::from_properties(
     }
     return Status::OK();
   };
-  if (const std::string* c = get("write.parquet.compression-codec")) {
+  if (const std::string* c = get(tp::kParquetCompression)) {
     std::string v;
     for (char ch : *c) v.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
     if (v == "zstd") {
@@ -184,43 +54,17 @@ Result<WriterOptions> WriterOptions::from_properties(
     } else if (v == "uncompressed" || v == "none") {
       o.codec = Codec::kUncompressed;
     } else {
-      return not_supported("write.parquet.compression-codec={} is not supported", *c);
+      return not_supported("{}={} is not supported", tp::kParquetCompression, *c);
     }
   }
   int64_t level = o.compression_level;
-  FLOE_TRY(get_int("write.parquet.compression-level", &level));
+  FLOE_TRY(get_int(tp::kParquetCompressionLevel, &level));
   o.compression_level = static_cast<int>(level);
-  FLOE_TRY(get_int("write.parquet.row-group-size-bytes", &o.row_group_size_bytes));
-  FLOE_TRY(get_int("write.parquet.page-size-bytes", &o.page_size_bytes));
-  FLOE_TRY(get_int("write.parquet.page-row-limit", &o.page_row_limit));
-  FLOE_TRY(get_int("write.parquet.dict-size-bytes", &o.dict_size_bytes));
-  bool default_set = false;
-  if (const std::string* m = get("write.metadata.metrics.default")) {
-    o.default_metrics = FLOE_TRY(MetricsMode::parse(*m));
-    default_set = true;
-  }
-  // Java's MetricsConfig: without an explicit default, a schema with more top-level columns than
-  // write.metadata.metrics.max-inferred-column-defaults (100) keeps truncate(16) for the leaves
-  // of the first 100 top-level columns only and `none` for the rest.
-  int64_t max_inferred = 100;
-  FLOE_TRY(get_int("write.metadata.metrics.max-inferred-column-defaults", &max_inferred));
-  if (!default_set && static_cast<int64_t>(schema.fields().size()) > max_inferred) {
-    std::function<void(const NestedField&)> disable = [&](const NestedField& f) {
-      if (f.type->is_primitive()) o.column_metrics[f.id] = MetricsMode{MetricsMode::kNone, 0};
-      for (const auto& c : f.type->fields()) disable(c);
-    };
-    for (size_t i = static_cast<size_t>(max_inferred); i < schema.fields().size(); ++i) {
-      disable(schema.fields()[i]);
-    }
-  }
-  const std::string prefix = "write.metadata.metrics.column.";
-  for (const auto& [k, v] : props) {
-    if (k.rfind(prefix, 0) != 0) continue;
-    std::string name = k.substr(prefix.size());
-    const NestedField* f = schema.find_field(name);
-    if (!f) continue;  // Java ignores metrics settings for unknown columns
-    o.column_metrics[f->id] = FLOE_TRY(MetricsMode::parse(v));
-  }
+  FLOE_TRY(get_int(tp::kParquetRowGroupSizeBytes, &o.row_group_size_bytes));
+  FLOE_TRY(get_int(tp::kParquetPageSizeBytes, &o.page_size_bytes));
+  FLOE_TRY(get_int(tp::kParquetPageRowLimit, &o.page_row_limit));
+  FLOE_TRY(get_int(tp::kParquetDictSizeBytes, &o.dict_size_bytes));
+  o.metrics = FLOE_TRY(MetricsConfig::from_properties(props, schema));
   return o;
 }
 
@@ -1051,8 +895,7 @@ struct ParquetWriter::Impl {
       l.max_def = d;
       l.max_rep = rep;
       l.in_repeated = in_rep;
-      auto it = options.column_metrics.find(f.id);
-      l.mode = it != options.column_metrics.end() ? it->second : options.default_metrics;
+      l.mode = options.metrics.mode(f.id);
       l.page = ColumnVector::make(f.type);
       start_chunk(l);
       leaves.push_back(std::move(l));
