@@ -1,8 +1,8 @@
-#include "format/parquet/codec_internal.h"
-
 #include <libdeflate.h>
 #include <lz4.h>
 #include <snappy-c.h>
+
+#include "format/parquet/codec_internal.h"
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getCParams
 #include <zstd.h>
 

@@ -1,7 +1,6 @@
-#include "format/parquet/column_decoder_internal.h"
-
 #include <algorithm>
 
+#include "format/parquet/column_decoder_internal.h"
 #include "format/parquet/encoding_internal.h"
 
 namespace floe::parquet::internal {
