@@ -115,8 +115,8 @@ fs::path bench_dir() {
 // temporary name and renamed over the old one, which frees them only then). On this VM the
 // write calls of a 364 MB file take 0.2 s into pages just freed, and up to 1.1 s into new ones.
 Result<DataFileMetrics> write_file(const std::string& path,
-                                            const std::string& codec = bench_codec(),
-                                            int threads = bench_threads()) {
+                                   const std::string& codec = bench_codec(),
+                                   int threads = bench_threads()) {
   std::error_code ignored;
   fs::remove(path, ignored);
   auto w = FLOE_TRY(parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema(),

@@ -66,8 +66,7 @@ Result<MetricsConfig> MetricsConfig::from_properties(
   // write.metadata.metrics.max-inferred-column-defaults (100) keeps truncate(16) for the leaves
   // of the first 100 top-level columns only and `none` for the rest.
   int64_t max_inferred = tp::kMetricsMaxInferredColumnDefaultsDefault;
-  if (auto it = props.find(std::string(tp::kMetricsMaxInferredColumnDefaults));
-      it != props.end()) {
+  if (auto it = props.find(std::string(tp::kMetricsMaxInferredColumnDefaults)); it != props.end()) {
     const std::string& v = it->second;
     char* end = nullptr;
     long long x = std::strtoll(v.c_str(), &end, 10);

@@ -38,6 +38,4 @@ Result<std::vector<MappedField>> parse_name_mapping(std::string_view json) {
   return out;
 }
 
-
-
 }  // namespace floe

@@ -40,9 +40,9 @@ Status promote_sorted_columns(const std::map<std::string, std::string>& props, c
                               const SortOrder& order, parquet::WriterOptions* o) {
   MetricsMode def = o->metrics.default_mode;
   if (!props.count(std::string(tp::kDefaultWriteMetricsMode))) {
-    int64_t max_inferred = FLOE_TRY(
-        positive_property(props, tp::kMetricsMaxInferredColumnDefaults,
-                          tp::kMetricsMaxInferredColumnDefaultsDefault));
+    int64_t max_inferred =
+        FLOE_TRY(positive_property(props, tp::kMetricsMaxInferredColumnDefaults,
+                                   tp::kMetricsMaxInferredColumnDefaultsDefault));
     if (static_cast<int64_t>(schema.fields().size()) > max_inferred)
       def = MetricsMode{MetricsMode::kNone, 0};
   }
@@ -95,8 +95,8 @@ Result<WriteOptions> WriteOptions::from_properties(const std::map<std::string, s
     return it == props.end() ? fallback : lower(it->second) == "true";
   };
   o.object_storage = flag(tp::kObjectStoreEnabled, tp::kObjectStoreEnabledDefault);
-  o.object_storage_partitioned_paths = flag(tp::kWriteObjectStorePartitionedPaths,
-                                          tp::kWriteObjectStorePartitionedPathsDefault);
+  o.object_storage_partitioned_paths =
+      flag(tp::kWriteObjectStorePartitionedPaths, tp::kWriteObjectStorePartitionedPathsDefault);
   auto object_path = props.find(std::string(tp::kObjectStorePath));
   if (auto it = props.find(std::string(tp::kWriteDataLocation)); it != props.end()) {
     o.data_location = it->second;
@@ -119,7 +119,8 @@ Result<WriteOptions> WriteOptions::from_properties(const std::map<std::string, s
     std::string db = pslash == std::string::npos ? parent : parent.substr(pslash + 1);
     o.object_storage_context = db.empty() ? table : db + "/" + table;
   }
-  if (auto it = props.find(std::string(tp::kSparkWritePartitionedFanoutEnabled)); it != props.end()) {
+  if (auto it = props.find(std::string(tp::kSparkWritePartitionedFanoutEnabled));
+      it != props.end()) {
     o.fanout = lower(it->second) != "false";
   }
   return o;
@@ -218,7 +219,8 @@ Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::str
     avro::ContainerWriterOptions c;
     c.codec = options.avro_codec;
     c.level = options.avro_level;
-    auto w = FLOE_TRY(AvroDataWriter::open(std::move(io), path, schema, options.parquet.metrics, c));
+    auto w =
+        FLOE_TRY(AvroDataWriter::open(std::move(io), path, schema, options.parquet.metrics, c));
     return std::unique_ptr<FileAppender>(new AvroAppender(std::move(w)));
   }
   if (options.format != "parquet") FLOE_TRY(file_extension(options.format));

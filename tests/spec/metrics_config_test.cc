@@ -71,10 +71,10 @@ TEST(MetricsConfig, InferredLimitTurnsLaterColumnsOff) {
   EXPECT_EQ(c->mode(2).kind, MetricsMode::kTruncate);
   EXPECT_EQ(c->mode(3).kind, MetricsMode::kNone);
   // An explicit default applies to every column.
-  auto d = MetricsConfig::from_properties(
-      {{"write.metadata.metrics.max-inferred-column-defaults", "2"},
-       {"write.metadata.metrics.default", "full"}},
-      schema);
+  auto d =
+      MetricsConfig::from_properties({{"write.metadata.metrics.max-inferred-column-defaults", "2"},
+                                      {"write.metadata.metrics.default", "full"}},
+                                     schema);
   ASSERT_TRUE(d.ok());
   EXPECT_EQ(d->mode(3).kind, MetricsMode::kFull);
 }

@@ -290,6 +290,5 @@ inline int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b;
 constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
 
-
 }  // namespace internal
 }  // namespace floe::sql

@@ -32,7 +32,7 @@ struct WriterOptions {
   int64_t page_size_bytes = 1 << 20;         // write.parquet.page-size-bytes
   int64_t page_row_limit = 20000;            // write.parquet.page-row-limit
   bool dictionary_enabled = true;
-  int64_t dict_size_bytes = 2 << 20;              // write.parquet.dict-size-bytes
+  int64_t dict_size_bytes = 2 << 20;         // write.parquet.dict-size-bytes
   MetricsConfig metrics;                     // write.metadata.metrics.*
   std::vector<KeyValue> key_value_metadata;  // footer key/value pairs
   std::string created_by = "floe version 0.1.0";
