@@ -21,8 +21,8 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
 #include "floe/spec/literal.h"
-#include "format/parquet/codec.h"
-#include "format/parquet/column_decoder.h"
+#include "format/parquet/codec_internal.h"
+#include "format/parquet/column_decoder_internal.h"
 
 namespace {
 
@@ -114,9 +114,9 @@ fs::path bench_dir() {
 // the kernel before the write rather than after it (floe's local files are written under a
 // temporary name and renamed over the old one, which frees them only then). On this VM the
 // write calls of a 364 MB file take 0.2 s into pages just freed, and up to 1.1 s into new ones.
-Result<parquet::DataFileMetrics> write_file(const std::string& path,
-                                            const std::string& codec = bench_codec(),
-                                            int threads = bench_threads()) {
+Result<DataFileMetrics> write_file(const std::string& path,
+                                   const std::string& codec = bench_codec(),
+                                   int threads = bench_threads()) {
   std::error_code ignored;
   fs::remove(path, ignored);
   auto w = FLOE_TRY(parquet::ParquetWriter::open(make_local_file_io(), path, bench_schema(),

@@ -2,16 +2,12 @@
 
 #include <algorithm>
 
+#include "floe/util/utf8.h"
+
 namespace floe::cli {
 
 namespace {
-size_t display_width(const std::string& s) {
-  size_t n = 0;
-  for (unsigned char c : s) {
-    if ((c & 0xC0) != 0x80) ++n;  // count UTF-8 lead bytes
-  }
-  return n;
-}
+size_t display_width(const std::string& s) { return static_cast<size_t>(utf8_count(s)); }
 }  // namespace
 
 void TextTable::print(std::ostream& out, bool header, int indent) const {

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "floe/util/strings.h"
+#include "floe/util/utf8.h"
 #include "spec/literal_internal.h"
 
 namespace floe {
@@ -152,23 +153,6 @@ int32_t month_from_micros(int64_t micros) { return month_from_days(day_from_micr
 
 int32_t hour_from_micros(int64_t micros) {
   return static_cast<int32_t>(floor_div(micros, kMicrosPerHour));
-}
-
-std::string_view truncate_utf8(std::string_view s, int32_t length) {
-  if (length <= 0) return s.substr(0, 0);
-  size_t pos = 0;
-  int32_t count = 0;
-  while (pos < s.size() && count < length) {
-    auto lead = static_cast<uint8_t>(s[pos]);
-    size_t n = lead < 0x80           ? 1
-               : (lead >> 5) == 0x6  ? 2
-               : (lead >> 4) == 0xE  ? 3
-               : (lead >> 3) == 0x1E ? 4
-                                     : 1;
-    pos = std::min(s.size(), pos + n);
-    ++count;
-  }
-  return s.substr(0, pos);
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -379,7 +363,7 @@ Result<Literal> Transform::apply(const Literal& value) const {
         return Literal::decimal(v - m, type->precision(), type->scale());
       }
       if (id == TypeId::kString) {
-        return Literal::of_bytes(type, std::string(truncate_utf8(value.as_bytes(), param_)));
+        return Literal::of_bytes(type, std::string(utf8_truncate(value.as_bytes(), param_)));
       }
       const std::string& b = value.as_bytes();
       return Literal::of_bytes(type, b.substr(0, std::min<size_t>(b.size(), param_)));

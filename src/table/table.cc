@@ -3,6 +3,7 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "floe/spec/table_properties.h"
 #include "floe/util/uuid.h"
 
 namespace floe {
@@ -122,7 +123,8 @@ Result<TableMetadata> new_table_metadata(const Schema& schema, const PartitionSp
   m.default_sort_order_id = order->order_id;
 
   // Tables created by Java >= 1.4 record zstd explicitly so later default changes keep them.
-  properties.try_emplace("write.parquet.compression-codec", "zstd");
+  properties.try_emplace(std::string(table_properties::kParquetCompression),
+                         table_properties::kParquetCompressionDefault);
   m.properties = std::move(properties);
   if (format_version >= 3) m.next_row_id = 0;
   FLOE_TRY(m.validate());

@@ -184,7 +184,7 @@ bool float_less(double a, double b) {
 struct LeafStats {
   int32_t id = 0;
   TypePtr type;
-  parquet::MetricsMode mode;
+  MetricsMode mode;
   int64_t values = 0, nulls = 0, nans = 0;
   bool has_bounds = false;
   int64_t imin = 0, imax = 0;
@@ -199,7 +199,7 @@ struct LeafStats {
         ++nulls;
         continue;
       }
-      if (mode.kind == parquet::MetricsMode::kNone) continue;
+      if (mode.kind == MetricsMode::kNone) continue;
       add_value(col, i);
     }
   }
@@ -283,25 +283,25 @@ struct LeafStats {
   }
 
   // Bounds per mode (truncate applies to strings and binary only).
-  void emit(parquet::DataFileMetrics* m) const {
-    if (mode.kind == parquet::MetricsMode::kNone) return;
+  void emit(DataFileMetrics* m) const {
+    if (mode.kind == MetricsMode::kNone) return;
     m->value_counts[id] = values;
     m->null_value_counts[id] = nulls;
     if (type->id() == TypeId::kFloat || type->id() == TypeId::kDouble)
       m->nan_value_counts[id] = nans;
-    if (mode.kind == parquet::MetricsMode::kCounts || !has_bounds) return;
+    if (mode.kind == MetricsMode::kCounts || !has_bounds) return;
     auto lo = bound(true).to_bytes();
     auto hi = bound(false).to_bytes();
     if (!lo.ok() || !hi.ok()) return;
     std::string lower = std::move(*lo);
     std::optional<std::string> upper = std::move(*hi);
-    if (mode.kind == parquet::MetricsMode::kTruncate) {
+    if (mode.kind == MetricsMode::kTruncate) {
       if (type->id() == TypeId::kString) {
-        lower = parquet::truncate_lower_string(lower, mode.length);
-        upper = parquet::truncate_upper_string(*upper, mode.length);
+        lower = truncate_lower_string(lower, mode.length);
+        upper = truncate_upper_string(*upper, mode.length);
       } else if (type->id() == TypeId::kBinary) {
-        lower = parquet::truncate_lower_binary(lower, mode.length);
-        upper = parquet::truncate_upper_binary(*upper, mode.length);
+        lower = truncate_lower_binary(lower, mode.length);
+        upper = truncate_upper_binary(*upper, mode.length);
       }
     }
     m->lower_bounds[id] = std::move(lower);
@@ -325,17 +325,16 @@ struct AvroDataWriter::Impl {
   std::map<int32_t, size_t> leaf_index;
   int64_t rows = 0;
 
-  void collect_leaves(const NestedField& f, const parquet::WriterOptions& o) {
+  void collect_leaves(const NestedField& f, const MetricsConfig& metrics) {
     if (f.type->is_primitive()) {
       LeafStats s;
       s.id = f.id;
       s.type = f.type;
-      auto it = o.column_metrics.find(f.id);
-      s.mode = it != o.column_metrics.end() ? it->second : o.default_metrics;
+      s.mode = metrics.mode(f.id);
       leaf_index[f.id] = leaves.size();
       leaves.push_back(std::move(s));
     } else if (f.type->is_struct()) {
-      for (const auto& c : f.type->fields()) collect_leaves(c, o);
+      for (const auto& c : f.type->fields()) collect_leaves(c, metrics);
     }
   }
 
@@ -354,7 +353,7 @@ struct AvroDataWriter::Impl {
 };
 
 Result<std::unique_ptr<AvroDataWriter>> AvroDataWriter::open(
-    FileIOPtr io, std::string path, const Schema& schema, const parquet::WriterOptions& options,
+    FileIOPtr io, std::string path, const Schema& schema, const MetricsConfig& metrics,
     avro::ContainerWriterOptions container) {
   for (const auto& f : schema.fields()) {
     if (!encodable(*f.type)) {
@@ -371,7 +370,7 @@ Result<std::unique_ptr<AvroDataWriter>> AvroDataWriter::open(
   std::map<std::string, std::string> meta;
   im.writer =
       std::make_unique<avro::ContainerWriter>(iceberg_avro_schema_json(schema), meta, container);
-  for (const auto& f : schema.fields()) im.collect_leaves(f, options);
+  for (const auto& f : schema.fields()) im.collect_leaves(f, metrics);
   return w;
 }
 
@@ -412,11 +411,11 @@ int64_t AvroDataWriter::estimated_size() const {
   return static_cast<int64_t>(impl_->writer->estimated_size());
 }
 
-Result<parquet::DataFileMetrics> AvroDataWriter::close() {
+Result<DataFileMetrics> AvroDataWriter::close() {
   Impl& im = *impl_;
   std::string bytes = FLOE_TRY(im.writer->finish());
   FLOE_TRY(im.io->write_file(im.path, bytes, WriteMode::kCreateNew));
-  parquet::DataFileMetrics m;
+  DataFileMetrics m;
   m.record_count = im.rows;
   m.file_size = static_cast<int64_t>(bytes.size());
   for (const auto& l : im.leaves) l.emit(&m);

@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <numeric>
 
+#include "floe/spec/table_properties.h"
 #include "floe/spec/transform.h"
 #include "floe/util/thread_pool.h"
 #include "floe/util/uuid.h"
 #include "write_internal.h"
 
 namespace floe {
+
+namespace tp = table_properties;
 
 namespace {
 
@@ -20,8 +23,8 @@ std::string lower(std::string s) {
 }
 
 Result<int64_t> positive_property(const std::map<std::string, std::string>& props,
-                                  const std::string& key, int64_t fallback) {
-  auto it = props.find(key);
+                                  std::string_view key, int64_t fallback) {
+  auto it = props.find(std::string(key));
   if (it == props.end()) return fallback;
   char* end = nullptr;
   long long v = std::strtoll(it->second.c_str(), &end, 10);
@@ -35,11 +38,11 @@ Result<int64_t> positive_property(const std::map<std::string, std::string>& prop
 // default mode is none or counts, unless the column has its own setting.
 Status promote_sorted_columns(const std::map<std::string, std::string>& props, const Schema& schema,
                               const SortOrder& order, parquet::WriterOptions* o) {
-  using parquet::MetricsMode;
-  MetricsMode def = o->default_metrics;
-  if (!props.count("write.metadata.metrics.default")) {
-    int64_t max_inferred = FLOE_TRY(
-        positive_property(props, "write.metadata.metrics.max-inferred-column-defaults", 100));
+  MetricsMode def = o->metrics.default_mode;
+  if (!props.count(std::string(tp::kDefaultWriteMetricsMode))) {
+    int64_t max_inferred =
+        FLOE_TRY(positive_property(props, tp::kMetricsMaxInferredColumnDefaults,
+                                   tp::kMetricsMaxInferredColumnDefaultsDefault));
     if (static_cast<int64_t>(schema.fields().size()) > max_inferred)
       def = MetricsMode{MetricsMode::kNone, 0};
   }
@@ -50,8 +53,8 @@ Status promote_sorted_columns(const std::map<std::string, std::string>& props, c
   for (const auto& f : order.fields) {
     if (!f.transform.preserves_order()) continue;
     auto name = schema.find_column_name(f.source_id);
-    if (!name || props.count("write.metadata.metrics.column." + *name)) continue;
-    o->column_metrics[f.source_id] = sorted;
+    if (!name || props.count(std::string(tp::kMetricsModeColumnConfPrefix) + *name)) continue;
+    o->metrics.column_modes[f.source_id] = sorted;
   }
   return Status::OK();
 }
@@ -62,8 +65,8 @@ Result<std::string> file_extension(const std::string& format) {
   std::string f = lower(format);
   if (f == "parquet") return std::string(".parquet");
   if (f == "avro") return std::string(".avro");
-  return not_supported("write.format.default={}: floe writes parquet and avro data files only",
-                       format);
+  return not_supported("{}={}: floe writes parquet and avro data files only",
+                       tp::kDefaultFileFormat, format);
 }
 
 Result<WriteOptions> WriteOptions::from_properties(const std::map<std::string, std::string>& props,
@@ -71,34 +74,35 @@ Result<WriteOptions> WriteOptions::from_properties(const std::map<std::string, s
                                                    const std::string& location,
                                                    const SortOrder* sort_order) {
   WriteOptions o;
-  if (auto it = props.find("write.format.default"); it != props.end()) {
+  if (auto it = props.find(std::string(tp::kDefaultFileFormat)); it != props.end()) {
     o.format = lower(it->second);
     FLOE_TRY(file_extension(o.format));
   }
   o.target_file_size =
-      FLOE_TRY(positive_property(props, "write.target-file-size-bytes", o.target_file_size));
+      FLOE_TRY(positive_property(props, tp::kTargetFileSizeBytes, o.target_file_size));
   o.parquet = FLOE_TRY(parquet::WriterOptions::from_properties(props, schema));
   if (sort_order) FLOE_TRY(promote_sorted_columns(props, schema, *sort_order, &o.parquet));
-  if (auto it = props.find("write.avro.compression-codec"); it != props.end()) {
+  if (auto it = props.find(std::string(tp::kAvroCompression)); it != props.end()) {
     o.avro_codec = FLOE_TRY(avro::parse_codec(
         lower(it->second) == "uncompressed" ? std::string("null") : lower(it->second)));
   }
-  if (props.count("write.avro.compression-level")) {
+  if (props.count(std::string(tp::kAvroCompressionLevel))) {
     o.avro_level =
-        static_cast<int>(FLOE_TRY(positive_property(props, "write.avro.compression-level", 1)));
+        static_cast<int>(FLOE_TRY(positive_property(props, tp::kAvroCompressionLevel, 1)));
   }
-  auto flag = [&](const char* key, bool fallback) {
-    auto it = props.find(key);
+  auto flag = [&](std::string_view key, bool fallback) {
+    auto it = props.find(std::string(key));
     return it == props.end() ? fallback : lower(it->second) == "true";
   };
-  o.object_storage = flag("write.object-storage.enabled", false);
-  o.object_storage_partitioned_paths = flag("write.object-storage.partitioned-paths", true);
-  auto object_path = props.find("write.object-storage.path");
-  if (auto it = props.find("write.data.path"); it != props.end()) {
+  o.object_storage = flag(tp::kObjectStoreEnabled, tp::kObjectStoreEnabledDefault);
+  o.object_storage_partitioned_paths =
+      flag(tp::kWriteObjectStorePartitionedPaths, tp::kWriteObjectStorePartitionedPathsDefault);
+  auto object_path = props.find(std::string(tp::kObjectStorePath));
+  if (auto it = props.find(std::string(tp::kWriteDataLocation)); it != props.end()) {
     o.data_location = it->second;
   } else if (o.object_storage && object_path != props.end()) {
     o.data_location = object_path->second;
-  } else if (auto f = props.find("write.folder-storage.path"); f != props.end()) {
+  } else if (auto f = props.find(std::string(tp::kWriteFolderStoragePath)); f != props.end()) {
     o.data_location = f->second;
   } else {
     o.data_location = join_path(location, "data");
@@ -115,7 +119,8 @@ Result<WriteOptions> WriteOptions::from_properties(const std::map<std::string, s
     std::string db = pslash == std::string::npos ? parent : parent.substr(pslash + 1);
     o.object_storage_context = db.empty() ? table : db + "/" + table;
   }
-  if (auto it = props.find("write.spark.fanout.enabled"); it != props.end()) {
+  if (auto it = props.find(std::string(tp::kSparkWritePartitionedFanoutEnabled));
+      it != props.end()) {
     o.fanout = lower(it->second) != "false";
   }
   return o;
@@ -174,7 +179,7 @@ class ParquetAppender : public FileAppender {
   explicit ParquetAppender(std::unique_ptr<parquet::ParquetWriter> w) : w_(std::move(w)) {}
   Status write(const ColumnBatch& b) override { return w_->write(b); }
   int64_t estimated_size() const override { return w_->estimated_size(); }
-  Result<parquet::DataFileMetrics> close() override { return w_->close(); }
+  Result<DataFileMetrics> close() override { return w_->close(); }
 
  private:
   std::unique_ptr<parquet::ParquetWriter> w_;
@@ -185,7 +190,7 @@ class AvroAppender : public FileAppender {
   explicit AvroAppender(std::unique_ptr<AvroDataWriter> w) : w_(std::move(w)) {}
   Status write(const ColumnBatch& b) override { return w_->write(b); }
   int64_t estimated_size() const override { return w_->estimated_size(); }
-  Result<parquet::DataFileMetrics> close() override { return w_->close(); }
+  Result<DataFileMetrics> close() override { return w_->close(); }
 
  private:
   std::unique_ptr<AvroDataWriter> w_;
@@ -214,7 +219,8 @@ Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::str
     avro::ContainerWriterOptions c;
     c.codec = options.avro_codec;
     c.level = options.avro_level;
-    auto w = FLOE_TRY(AvroDataWriter::open(std::move(io), path, schema, options.parquet, c));
+    auto w =
+        FLOE_TRY(AvroDataWriter::open(std::move(io), path, schema, options.parquet.metrics, c));
     return std::unique_ptr<FileAppender>(new AvroAppender(std::move(w)));
   }
   if (options.format != "parquet") FLOE_TRY(file_extension(options.format));
@@ -223,7 +229,7 @@ Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::str
   return std::unique_ptr<FileAppender>(new ParquetAppender(std::move(w)));
 }
 
-DataFile to_data_file(const parquet::DataFileMetrics& m, FileContent content, std::string path,
+DataFile to_data_file(const DataFileMetrics& m, FileContent content, std::string path,
                       std::string format, std::vector<Literal> partition, int32_t spec_id) {
   DataFile f;
   f.content = content;
@@ -272,7 +278,7 @@ Status DataFileWriter::open_file() {
 
 Status DataFileWriter::close_file() {
   auto appender = std::move(appender_);
-  parquet::DataFileMetrics m = FLOE_TRY(appender->close());
+  DataFileMetrics m = FLOE_TRY(appender->close());
   std::string format = options_.format == "avro" ? "AVRO" : "PARQUET";
   DataFile f = to_data_file(m, FileContent::kData, current_path_, format, partition_, spec_id_);
   f.sort_order_id = options_.sort_order_id;

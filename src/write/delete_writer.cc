@@ -30,8 +30,8 @@ PositionDeleteWriter::PositionDeleteWriter(FileIOPtr io, std::string path,
       options_(std::move(options)),
       spec_id_(spec_id),
       partition_(std::move(partition)) {
-  options_.default_metrics = parquet::MetricsMode{parquet::MetricsMode::kFull, 0};
-  options_.column_metrics.clear();
+  options_.metrics.default_mode = MetricsMode{MetricsMode::kFull, 0};
+  options_.metrics.column_modes.clear();
 }
 
 void PositionDeleteWriter::add(std::string_view data_file_path, int64_t pos) {
@@ -72,7 +72,7 @@ Result<std::optional<DataFile>> PositionDeleteWriter::close() {
       io_, path_, position_delete_schema(),
       with_iceberg_schema(options_, position_delete_schema(), {{"delete-type", "position"}})));
   FLOE_TRY(w->write(batch));
-  parquet::DataFileMetrics m = FLOE_TRY(w->close());
+  DataFileMetrics m = FLOE_TRY(w->close());
   written_ = true;
   DataFile f =
       to_data_file(m, FileContent::kPositionDeletes, path_, "PARQUET", partition_, spec_id_);
@@ -129,7 +129,7 @@ Status EqualityDeleteWriter::write(const ColumnBatch& batch) {
 Result<DataFile> EqualityDeleteWriter::close() {
   if (!writer_) return invalid_argument("equality deletes {}: closed twice", path_);
   auto writer = std::move(writer_);
-  parquet::DataFileMetrics m = FLOE_TRY(writer->close());
+  DataFileMetrics m = FLOE_TRY(writer->close());
   written_ = true;
   DataFile f =
       to_data_file(m, FileContent::kEqualityDeletes, path_, "PARQUET", partition_, spec_id_);

@@ -6,6 +6,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "floe/util/utf8.h"
 #include "floe/write/data_writer.h"
 
 namespace floe {
@@ -152,7 +153,7 @@ bool fast_keys(const Transform& t, const SourceColumn& s, int64_t n, KeyColumn* 
       if (type == TypeId::kInt || type == TypeId::kLong) {
         fill_ints([&](int64_t i) { return truncate_integer(int_value(col, i), t.param()); });
       } else if (type == TypeId::kString) {
-        fill_views([&](int64_t i) { return truncate_utf8(col.bytes_at(i), t.param()); });
+        fill_views([&](int64_t i) { return utf8_truncate(col.bytes_at(i), t.param()); });
       } else if (type == TypeId::kBinary) {
         fill_views(
             [&](int64_t i) { return col.bytes_at(i).substr(0, static_cast<size_t>(t.param())); });

@@ -15,7 +15,7 @@ class FileAppender {
   virtual ~FileAppender() = default;
   virtual Status write(const ColumnBatch& batch) = 0;
   virtual int64_t estimated_size() const = 0;
-  virtual Result<parquet::DataFileMetrics> close() = 0;
+  virtual Result<DataFileMetrics> close() = 0;
 };
 
 Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::string& path,
@@ -27,7 +27,7 @@ parquet::WriterOptions with_iceberg_schema(parquet::WriterOptions o, const Schem
                                            std::vector<parquet::KeyValue> extra = {});
 
 // A DataFile of the given content from a written file's metrics.
-DataFile to_data_file(const parquet::DataFileMetrics& m, FileContent content, std::string path,
+DataFile to_data_file(const DataFileMetrics& m, FileContent content, std::string path,
                       std::string format, std::vector<Literal> partition, int32_t spec_id);
 
 }  // namespace floe

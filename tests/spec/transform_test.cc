@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "floe/util/utf8.h"
+
 namespace floe {
 namespace {
 
@@ -186,9 +188,9 @@ TEST(TruncateTransformTest, StringsAndBinary) {
   // Code points, not bytes: é is 2 bytes, 😀 is 4 bytes.
   EXPECT_EQ(apply(Transform::truncate(2), Literal::string("éé😀x")).as_bytes(), "éé");
   EXPECT_EQ(apply(Transform::truncate(3), Literal::string("éé😀x")).as_bytes(), "éé😀");
-  EXPECT_EQ(truncate_utf8("😀😀", 1), "😀");
-  EXPECT_EQ(truncate_utf8("abc", 0), "");
-  EXPECT_EQ(truncate_utf8("", 4), "");
+  EXPECT_EQ(utf8_truncate("😀😀", 1), "😀");
+  EXPECT_EQ(utf8_truncate("abc", 0), "");
+  EXPECT_EQ(utf8_truncate("", 4), "");
 
   Literal b = apply(Transform::truncate(3), Literal::binary(bytes_of({1, 2, 3, 4, 5})));
   EXPECT_EQ(b.type()->id(), TypeId::kBinary);

@@ -226,10 +226,10 @@ TEST(WriteOptions, SortedColumnsKeepBoundsUnderCountsDefault) {
   auto o = WriteOptions::from_properties({{"write.metadata.metrics.default", "counts"}}, schema,
                                          "/t", &order);
   ASSERT_TRUE(o.ok());
-  ASSERT_TRUE(o->parquet.column_metrics.count(2));
-  EXPECT_EQ(o->parquet.column_metrics.at(2).kind, parquet::MetricsMode::kTruncate);
-  EXPECT_EQ(o->parquet.column_metrics.at(2).length, 16);
-  EXPECT_FALSE(o->parquet.column_metrics.count(1));
+  ASSERT_TRUE(o->parquet.metrics.column_modes.count(2));
+  EXPECT_EQ(o->parquet.metrics.column_modes.at(2).kind, MetricsMode::kTruncate);
+  EXPECT_EQ(o->parquet.metrics.column_modes.at(2).length, 16);
+  EXPECT_FALSE(o->parquet.metrics.column_modes.count(1));
 }
 
 // Many rows with a small target size roll into several files; every row comes back.
@@ -554,17 +554,17 @@ TEST(WriteMetrics, InferredLimitCountsTopLevelColumns) {
   Schema schema(0, fields);  // 101 top-level columns, 102 leaves
   auto o = parquet::WriterOptions::from_properties({}, schema);
   ASSERT_TRUE(o.ok());
-  EXPECT_FALSE(o->column_metrics.count(2));
-  EXPECT_FALSE(o->column_metrics.count(3));
-  EXPECT_FALSE(o->column_metrics.count(102));
-  ASSERT_TRUE(o->column_metrics.count(103));
-  EXPECT_EQ(o->column_metrics.at(103).kind, parquet::MetricsMode::kNone);
+  EXPECT_FALSE(o->metrics.column_modes.count(2));
+  EXPECT_FALSE(o->metrics.column_modes.count(3));
+  EXPECT_FALSE(o->metrics.column_modes.count(102));
+  ASSERT_TRUE(o->metrics.column_modes.count(103));
+  EXPECT_EQ(o->metrics.column_modes.at(103).kind, MetricsMode::kNone);
 
   auto limit = parquet::WriterOptions::from_properties(
       {{"write.metadata.metrics.max-inferred-column-defaults", "1"}}, schema);
   ASSERT_TRUE(limit.ok());
-  EXPECT_FALSE(limit->column_metrics.count(2));
-  EXPECT_EQ(limit->column_metrics.at(4).kind, parquet::MetricsMode::kNone);
+  EXPECT_FALSE(limit->metrics.column_modes.count(2));
+  EXPECT_EQ(limit->metrics.column_modes.at(4).kind, MetricsMode::kNone);
 }
 
 }  // namespace

@@ -104,7 +104,5 @@ int32_t hour_from_micros(int64_t micros);
 inline int64_t truncate_integer(int64_t v, int64_t width) {
   return v - (((v % width) + width) % width);
 }
-// First `length` code points of a UTF-8 string (never splits a sequence).
-std::string_view truncate_utf8(std::string_view s, int32_t length);
 
 }  // namespace floe

@@ -12,8 +12,9 @@
 
 #include "floe/columnar/column_vector.h"
 #include "floe/format/avro/container.h"
-#include "floe/format/parquet/writer.h"
 #include "floe/io/file_io.h"
+#include "floe/spec/file_metrics.h"
+#include "floe/spec/metrics_config.h"
 #include "floe/spec/schema.h"
 
 namespace floe {
@@ -23,17 +24,16 @@ std::string iceberg_avro_schema_json(const Schema& schema);
 
 class AvroDataWriter {
  public:
-  // `options` supplies the metrics modes (default_metrics, column_metrics); the file is written
-  // with kCreateNew on close().
+  // `metrics` gives each column's metrics mode; the file is written with kCreateNew on close().
   static Result<std::unique_ptr<AvroDataWriter>> open(FileIOPtr io, std::string path,
                                                       const Schema& schema,
-                                                      const parquet::WriterOptions& options,
+                                                      const MetricsConfig& metrics,
                                                       avro::ContainerWriterOptions container = {});
   ~AvroDataWriter();
 
   Status write(const ColumnBatch& batch);
   int64_t estimated_size() const;
-  Result<parquet::DataFileMetrics> close();
+  Result<DataFileMetrics> close();
 
   struct Impl;
 

@@ -4,13 +4,11 @@
 
 #include "floe/format/avro/container.h"
 #include "floe/format/avro/generic.h"
-#include "floe/format/parquet/reader.h"
+#include "floe/spec/name_mapping.h"
 
 namespace floe::avro {
 
 namespace {
-
-using parquet::MappedField;
 
 // How one writer datum becomes one value of the target column.
 enum class Op : uint8_t {
@@ -716,7 +714,7 @@ Status DataReader::resolve(std::vector<NestedField> fields) {
   std::vector<MappedField> mapping;
   bool has_mapping = false;
   if (im.options.name_mapping) {
-    auto parsed = parquet::parse_name_mapping(*im.options.name_mapping);
+    auto parsed = parse_name_mapping(*im.options.name_mapping);
     if (!parsed.ok()) return parsed.status().with_context(im.path + ": name mapping");
     mapping = std::move(*parsed);
     has_mapping = true;

@@ -3,19 +3,14 @@
 #include <cmath>
 #include <functional>
 
+#include "floe/util/utf8.h"
+
 namespace floe::avro {
 
 std::string bytes_to_latin1(std::string_view bytes) {
   std::string s;
   s.reserve(bytes.size() * 2);
-  for (unsigned char c : bytes) {
-    if (c < 0x80) {
-      s.push_back(static_cast<char>(c));
-    } else {
-      s.push_back(static_cast<char>(0xc0 | (c >> 6)));
-      s.push_back(static_cast<char>(0x80 | (c & 0x3f)));
-    }
-  }
+  for (unsigned char c : bytes) utf8_append(c, &s);
   return s;
 }
 

@@ -1,8 +1,8 @@
-#include "format/parquet/codec.h"
-
 #include <libdeflate.h>
 #include <lz4.h>
 #include <snappy-c.h>
+
+#include "format/parquet/codec_internal.h"
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_getCParams
 #include <zstd.h>
 
@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "floe/util/compression.h"
-#include "format/parquet/snappy_decoder.h"
+#include "format/parquet/snappy_decoder_internal.h"
 
 namespace floe::parquet::internal {
 

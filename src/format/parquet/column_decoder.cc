@@ -1,8 +1,7 @@
-#include "format/parquet/column_decoder.h"
-
 #include <algorithm>
 
-#include "format/parquet/encoding.h"
+#include "format/parquet/column_decoder_internal.h"
+#include "format/parquet/encoding_internal.h"
 
 namespace floe::parquet::internal {
 

@@ -1,4 +1,4 @@
-#include "format/parquet/encoding.h"
+#include "format/parquet/encoding_internal.h"
 
 namespace floe::parquet::internal {
 

@@ -8,7 +8,7 @@
 #include <set>
 
 #include "floe/util/thread_pool.h"
-#include "format/parquet/column_decoder.h"
+#include "format/parquet/column_decoder_internal.h"
 #include "format/parquet/schema_internal.h"
 
 namespace floe::parquet {

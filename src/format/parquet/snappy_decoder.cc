@@ -1,6 +1,6 @@
-#include "format/parquet/snappy_decoder.h"
-
 #include <cstring>
+
+#include "format/parquet/snappy_decoder_internal.h"
 
 namespace floe::parquet::internal {
 

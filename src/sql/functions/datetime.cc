@@ -914,7 +914,7 @@ Result<Datum> eval_truncate(const BoundExpr& e, const Datum& v, int64_t n) {
       BytesReader r(v);
       return str_kernel(
           e.type, m, v.scalar,
-          [w](std::string* o, std::string_view x) { return o->append(truncate_utf8(x, w)), true; },
+          [w](std::string* o, std::string_view x) { return o->append(utf8_truncate(x, w)), true; },
           r);
     }
     default: {

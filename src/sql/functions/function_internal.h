@@ -14,6 +14,7 @@
 
 #include "floe/columnar/column_vector.h"
 #include "floe/util/strings.h"
+#include "floe/util/utf8.h"
 #include "sql/exec/bound_expr_internal.h"
 
 namespace floe::sql {
@@ -288,29 +289,6 @@ inline int64_t floor_div(int64_t a, int64_t b) {
 inline int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
-
-// UTF-8 helpers: code point count and byte offset of the k-th code point.
-inline size_t utf8_len(unsigned char lead) {
-  return lead < 0x80           ? 1
-         : (lead >> 5) == 0x6  ? 2
-         : (lead >> 4) == 0xE  ? 3
-         : (lead >> 3) == 0x1E ? 4
-                               : 1;
-}
-inline int64_t utf8_count(std::string_view s) {
-  int64_t n = 0;
-  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
-  return n;
-}
-// Byte offset of code point k (clamped to s.size()).
-inline size_t utf8_offset(std::string_view s, int64_t k) {
-  size_t pos = 0;
-  while (k > 0 && pos < s.size()) {
-    pos += utf8_len(static_cast<unsigned char>(s[pos]));
-    --k;
-  }
-  return std::min(pos, s.size());
-}
 
 }  // namespace internal
 }  // namespace floe::sql

@@ -75,7 +75,7 @@ bool PatternMatcher::match_tokens(std::string_view s) const {
   size_t si = 0, pi = 0, star_p = std::string::npos, star_s = 0;
   while (si < n) {
     if (pi < p_end && tokens_[pi] == kAnyOne) {
-      si += internal::utf8_len(static_cast<unsigned char>(s[si]));
+      si += utf8_len(static_cast<unsigned char>(s[si]));
       ++pi;
     } else if (pi < p_end && tokens_[pi] >= 0 && static_cast<unsigned char>(s[si]) == tokens_[pi]) {
       ++si;
@@ -85,7 +85,7 @@ bool PatternMatcher::match_tokens(std::string_view s) const {
       star_s = si;
     } else if (star_p != std::string::npos) {
       pi = star_p + 1;
-      star_s += internal::utf8_len(static_cast<unsigned char>(s[star_s]));
+      star_s += utf8_len(static_cast<unsigned char>(s[star_s]));
       si = star_s;
     } else {
       return false;

@@ -174,26 +174,13 @@ Result<Datum> eval_ascii(const BoundExpr& e, std::vector<Datum>& args, int64_t n
       r);
 }
 
-void append_utf8(uint32_t cp, std::string* o) {
-  if (cp < 0x80) {
-    o->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    o->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    o->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else {
-    o->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    o->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    o->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
 Result<Datum> eval_chr(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
   FixedReader<int64_t> r(args[0]);
   return str_kernel(
       e.type, args[0].scalar ? 1 : n, args[0].scalar,
       [](std::string* o, int64_t v) {
         if (v < 0) return true;
-        append_utf8(static_cast<uint32_t>(v % 256), o);
+        utf8_append(static_cast<uint32_t>(v % 256), o);
         return true;
       },
       r);

@@ -1,8 +1,6 @@
 // The column decoder's contracts that the reader's threads rely on: decoders of one chunk share
 // its dictionary (taken, not decoded again, when the page offset matches), and a flat column's
 // batch without nulls leaves its definition levels empty.
-#include "format/parquet/column_decoder.h"
-
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,6 +8,7 @@
 
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
+#include "format/parquet/column_decoder_internal.h"
 #include "test_support.h"
 
 namespace floe::parquet::internal {

@@ -12,7 +12,7 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
 #include "floe/util/thread_pool.h"
-#include "format/parquet/encoding.h"
+#include "format/parquet/encoding_internal.h"
 #include "format/parquet/parquet_test_util.h"
 #include "forwarding_file_io.h"
 
@@ -403,20 +403,6 @@ TEST(ParquetWriter, MetricsFollowTheMetricsModes) {
   EXPECT_GT(m->column_sizes[7], 0);
 }
 
-TEST(ParquetWriter, TruncationRules) {
-  EXPECT_EQ(truncate_lower_string("iceberg", 3), "ice");
-  EXPECT_EQ(*truncate_upper_string("iceberg", 3), "icf");
-  EXPECT_EQ(*truncate_upper_string("ice", 3), "ice");
-  // U+D7FF increments to U+E000 (surrogates are skipped).
-  EXPECT_EQ(*truncate_upper_string("a\xed\x9f\xbfzz", 2), "a\xee\x80\x80");
-  // The last unit overflows: drop it and increment the previous one.
-  EXPECT_EQ(*truncate_upper_string("a\xf4\x8f\xbf\xbfzz", 2), "b");
-  EXPECT_FALSE(truncate_upper_binary(std::string("\xff\xff\xff", 3), 2).has_value());
-  EXPECT_EQ(*truncate_upper_binary(std::string("\x01\xff\x05", 3), 2), "\x02");
-  EXPECT_EQ(MetricsMode::parse("truncate(16)")->length, 16);
-  EXPECT_FALSE(MetricsMode::parse("truncate(x)").ok());
-}
-
 // With threads, pages compress on the pool while encoding goes on, and are appended to their
 // chunks in order by whichever job finishes them. The bytes of the file, the row-group cuts and
 // the size estimates a table writer rolls files by must not depend on the thread count or on
@@ -678,7 +664,7 @@ TEST(ParquetWriter, ByteBoundsFollowUnsignedByteOrder) {
   ASSERT_EQ(smin, "");
   ASSERT_EQ(smax, "\xc3\xa9t\xc3\xa9");
   WriterOptions opt;
-  opt.default_metrics = MetricsMode{MetricsMode::kFull, 0};
+  opt.metrics.default_mode = MetricsMode{MetricsMode::kFull, 0};
   opt.page_size_bytes = 4096;
   for (bool dict : {true, false}) {
     opt.dictionary_enabled = dict;

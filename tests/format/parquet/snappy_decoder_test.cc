@@ -1,8 +1,6 @@
 // floe's Snappy block decoder against libsnappy's compressor and decoder: every element kind
 // (short and long literals, copies with 1-, 2- and 4-byte offsets, overlapping patterns) and
 // corrupt blocks, which must fail without reading or writing out of bounds.
-#include "format/parquet/snappy_decoder.h"
-
 #include <gtest/gtest.h>
 #include <snappy-c.h>
 
@@ -10,6 +8,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include "format/parquet/snappy_decoder_internal.h"
 
 namespace floe::parquet::internal {
 namespace {

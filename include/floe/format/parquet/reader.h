@@ -24,14 +24,6 @@ namespace floe::parquet {
 // How the file's columns got their Iceberg field ids.
 enum class IdSource { kFieldIds, kNameMapping, kPosition };
 
-// One entry of Iceberg's name mapping (`schema.name-mapping.default`).
-struct MappedField {
-  std::optional<int32_t> field_id;
-  std::vector<std::string> names;
-  std::vector<MappedField> fields;
-};
-Result<std::vector<MappedField>> parse_name_mapping(std::string_view json);
-
 // Statistics of one column chunk, decoded to Iceberg values of the column's type.
 struct ColumnStats {
   int32_t field_id = 0;

@@ -15,6 +15,8 @@
 #include "floe/columnar/column_vector.h"
 #include "floe/format/parquet/metadata.h"
 #include "floe/io/file_io.h"
+#include "floe/spec/file_metrics.h"
+#include "floe/spec/metrics_config.h"
 #include "floe/spec/schema.h"
 
 namespace floe {
@@ -23,15 +25,6 @@ class ThreadPool;
 
 namespace floe::parquet {
 
-// write.metadata.metrics.* modes.
-struct MetricsMode {
-  enum Kind { kNone, kCounts, kTruncate, kFull };
-  Kind kind = kTruncate;
-  int length = 16;                                          // kTruncate
-  static Result<MetricsMode> parse(std::string_view text);  // none|counts|truncate(N)|full
-  std::string to_string() const;
-};
-
 struct WriterOptions {
   Codec codec = Codec::kZstd;                // write.parquet.compression-codec
   int compression_level = 3;                 // write.parquet.compression-level (zstd, gzip)
@@ -39,10 +32,9 @@ struct WriterOptions {
   int64_t page_size_bytes = 1 << 20;         // write.parquet.page-size-bytes
   int64_t page_row_limit = 20000;            // write.parquet.page-row-limit
   bool dictionary_enabled = true;
-  int64_t dict_size_bytes = 2 << 20;              // write.parquet.dict-size-bytes
-  MetricsMode default_metrics;                    // write.metadata.metrics.default
-  std::map<int32_t, MetricsMode> column_metrics;  // by field id
-  std::vector<KeyValue> key_value_metadata;       // footer key/value pairs
+  int64_t dict_size_bytes = 2 << 20;         // write.parquet.dict-size-bytes
+  MetricsConfig metrics;                     // write.metadata.metrics.*
+  std::vector<KeyValue> key_value_metadata;  // footer key/value pairs
   std::string created_by = "floe version 0.1.0";
   // Threads encoding columns in parallel and compressing their pages while encoding goes on (1:
   // the calling thread only). The file is the same for any number.
@@ -54,19 +46,6 @@ struct WriterOptions {
   // From Iceberg table properties (names and defaults of the Java implementation).
   static Result<WriterOptions> from_properties(const std::map<std::string, std::string>& props,
                                                const Schema& schema);
-};
-
-// What Iceberg's DataFile needs from a written file. Maps are keyed by field id.
-struct DataFileMetrics {
-  int64_t record_count = 0;
-  int64_t file_size = 0;
-  std::map<int32_t, int64_t> column_sizes;
-  std::map<int32_t, int64_t> value_counts;
-  std::map<int32_t, int64_t> null_value_counts;
-  std::map<int32_t, int64_t> nan_value_counts;
-  std::map<int32_t, std::string> lower_bounds;  // Iceberg single-value binary form
-  std::map<int32_t, std::string> upper_bounds;
-  std::vector<int64_t> split_offsets;  // row group start offsets
 };
 
 class ParquetWriter {
@@ -90,13 +69,5 @@ class ParquetWriter {
   ParquetWriter() = default;
   std::unique_ptr<Impl> impl_;
 };
-
-// Iceberg truncation of bounds (spec §6): the lower bound is a prefix of N code points (bytes
-// for binary); the upper bound is that prefix with its last unit incremented (nullopt when every
-// unit overflows).
-std::string truncate_lower_string(std::string_view utf8, int n);
-std::optional<std::string> truncate_upper_string(std::string_view utf8, int n);
-std::string truncate_lower_binary(std::string_view bytes, int n);
-std::optional<std::string> truncate_upper_binary(std::string_view bytes, int n);
 
 }  // namespace floe::parquet

@@ -8,7 +8,7 @@
 
 #include "floe/columnar/column_vector.h"
 #include "floe/io/file_io.h"
-#include "format/parquet/codec.h"
+#include "format/parquet/codec_internal.h"
 #include "format/parquet/schema_internal.h"
 
 namespace floe::parquet::internal {
