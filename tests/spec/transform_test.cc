@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "floe/util/date_time_text.h"
+
 namespace floe {
 namespace {
 

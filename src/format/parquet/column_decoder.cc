@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "floe/util/decimal.h"
 #include "format/parquet/encoding.h"
 
 namespace floe::parquet::internal {
