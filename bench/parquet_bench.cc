@@ -21,6 +21,7 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/format/parquet/writer.h"
 #include "floe/spec/literal.h"
+#include "floe/util/decimal.h"
 #include "format/parquet/codec_internal.h"
 #include "format/parquet/column_decoder_internal.h"
 

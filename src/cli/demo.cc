@@ -10,6 +10,7 @@
 #include "cli/cli_internal.h"
 #include "floe/spec/literal.h"
 #include "floe/spec/partition_spec.h"
+#include "floe/util/date_time_text.h"
 
 namespace floe::cli {
 

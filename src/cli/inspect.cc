@@ -7,6 +7,7 @@
 #include "cli/text_table_internal.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/metadata_file.h"
+#include "floe/util/date_time_text.h"
 
 namespace floe::cli {
 

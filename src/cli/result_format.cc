@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "floe/util/date_time_text.h"
+
 namespace floe::cli {
 
 namespace {

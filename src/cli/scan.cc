@@ -12,6 +12,7 @@
 #include "floe/read/task_reader.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
+#include "floe/util/date_time_text.h"
 
 namespace floe::cli {
 

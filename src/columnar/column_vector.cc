@@ -6,8 +6,13 @@
 #include <cstdlib>
 #include <mutex>
 #include <new>
+#include <type_traits>
 #include <utility>
 #include <vector>
+
+#include "floe/spec/type_visitor.h"
+#include "floe/util/date_time_text.h"
+#include "floe/util/decimal.h"
 
 namespace floe {
 
@@ -15,29 +20,20 @@ namespace floe {
 // ColumnVector
 
 int ColumnVector::value_width(const Type& type) {
-  switch (type.id()) {
-    case TypeId::kBoolean:
-      return 1;
-    case TypeId::kInt:
-    case TypeId::kDate:
-    case TypeId::kFloat:
-      return 4;
-    case TypeId::kLong:
-    case TypeId::kTime:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampTz:
-    case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs:
-    case TypeId::kDouble:
-      return 8;
-    case TypeId::kDecimal:
-    case TypeId::kUuid:
+  return visit_type(type.id(), [&](auto tag) -> int {
+    using T = typename decltype(tag)::Value;
+    if constexpr (std::is_same_v<T, bool>) {
+      return 1;  // one uint8_t per value
+    } else if constexpr (tag.kFixedValue) {
+      return sizeof(T);
+    } else if constexpr (tag.kId == TypeId::kUuid) {
       return 16;
-    case TypeId::kFixed:
+    } else if constexpr (tag.kId == TypeId::kFixed) {
       return type.length();
-    default:
+    } else {
       return 0;
-  }
+    }
+  });
 }
 
 ColumnVector::ColumnVector(TypePtr type) : type_(std::move(type)) {
@@ -164,31 +160,17 @@ Status ColumnVector::append_literal(const Literal& v) {
     append_null();
     return Status::OK();
   }
-  switch (type_->id()) {
-    case TypeId::kBoolean:
+  bool appended = visit_type(type_->id(), [&](auto tag) {
+    using T = typename decltype(tag)::Value;
+    if constexpr (std::is_same_v<T, bool>) {
       append_bool(v.as_bool());
-      break;
-    case TypeId::kInt:
-    case TypeId::kDate:
-      append_fixed<int32_t>(v.as_int32());
-      break;
-    case TypeId::kLong:
-    case TypeId::kTime:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampTz:
-    case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs:
-      append_fixed<int64_t>(v.as_int64());
-      break;
-    case TypeId::kFloat:
-      append_fixed<float>(v.as_float());
-      break;
-    case TypeId::kDouble:
-      append_fixed<double>(v.as_double());
-      break;
-    case TypeId::kDecimal:
-      append_fixed<int128_t>(v.as_decimal());
-      break;
+    } else if constexpr (tag.kFixedValue) {
+      append_fixed<T>(fixed_value<T>(v));
+    }
+    return tag.kFixedValue;
+  });
+  if (appended) return Status::OK();
+  switch (type_->id()) {
     case TypeId::kUuid:
       append_bytes(std::string_view(reinterpret_cast<const char*>(v.as_uuid().bytes.data()), 16));
       break;

@@ -5,6 +5,9 @@
 #include <limits>
 #include <set>
 
+#include "floe/util/date_time_text.h"
+#include "floe/util/decimal.h"
+
 namespace floe {
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "floe/util/date_time_text.h"
+#include "floe/util/decimal.h"
 #include "floe/util/strings.h"
 
 namespace floe {

@@ -4,6 +4,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+#include "floe/spec/type_visitor.h"
 
 namespace floe {
 
@@ -14,27 +19,21 @@ enum class Mode { kInclusive, kStrict };
 // The value one source step away: 1, 1 day, 1 micro (1 nano for _ns), one unscaled unit.
 std::optional<Literal> step(const Literal& v, int delta) {
   const TypePtr& t = v.type();
-  switch (t->id()) {
-    case TypeId::kInt:
-    case TypeId::kLong:
-    case TypeId::kDate:
-    case TypeId::kTime:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampTz:
-    case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs: {
+  return visit_type(t->id(), [&](auto tag) -> std::optional<Literal> {
+    using T = typename decltype(tag)::Value;
+    if constexpr (std::is_same_v<T, int32_t> || std::is_same_v<T, int64_t>) {
       int64_t x = v.as_int64();
-      if ((delta > 0 && x == INT64_MAX) || (delta < 0 && x == INT64_MIN)) return std::nullopt;
-      if (t->id() == TypeId::kInt || t->id() == TypeId::kDate) {
-        if ((delta > 0 && x == INT32_MAX) || (delta < 0 && x == INT32_MIN)) return std::nullopt;
+      if ((delta > 0 && x == std::numeric_limits<T>::max()) ||
+          (delta < 0 && x == std::numeric_limits<T>::min())) {
+        return std::nullopt;
       }
       return Literal::of_int(t, x + delta);
-    }
-    case TypeId::kDecimal:
+    } else if constexpr (std::is_same_v<T, int128_t>) {
       return Literal::decimal(v.as_decimal() + delta, t->precision(), t->scale());
-    default:
+    } else {
       return std::nullopt;
-  }
+    }
+  });
 }
 
 size_t code_points(const std::string& s) {

@@ -7,6 +7,7 @@
 #include "floe/format/avro/iceberg_types.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/type.h"
+#include "floe/util/decimal.h"
 
 namespace floe {
 

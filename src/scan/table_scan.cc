@@ -13,6 +13,7 @@
 
 #include "floe/manifest/manifest_reader.h"
 #include "floe/scan/evaluators.h"
+#include "floe/util/date_time_text.h"
 #include "floe/util/thread_pool.h"
 #include "scan/delete_index.h"
 

@@ -5,189 +5,20 @@
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <type_traits>
 
 #include "floe/spec/type.h"
-#include "spec/literal_internal.h"
+#include "floe/spec/type_visitor.h"
+#include "floe/util/binary_text.h"
+#include "floe/util/calendar.h"
+#include "floe/util/date_time_text.h"
+#include "floe/util/decimal.h"
+#include "floe/util/float_text.h"
 
 namespace floe {
 
-using spec_internal::floor_div;
-using spec_internal::floor_mod;
-using spec_internal::Fraction;
-using spec_internal::kMicrosPerDay;
-using spec_internal::kNanosPerDay;
-using spec_internal::kNanosPerMicro;
-
 namespace {
-
-using uint128_t = unsigned __int128;
-
-std::string u128_to_string(uint128_t v) {
-  if (v == 0) return "0";
-  char buf[48];
-  int pos = sizeof(buf);
-  while (v != 0) {
-    buf[--pos] = static_cast<char>('0' + static_cast<int>(v % 10));
-    v /= 10;
-  }
-  return std::string(buf + pos, sizeof(buf) - pos);
-}
-
-uint128_t abs_u128(int128_t v) {
-  return v < 0 ? uint128_t(0) - static_cast<uint128_t>(v) : static_cast<uint128_t>(v);
-}
-
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-bool hex_decode(std::string_view text, std::string* out) {
-  if (text.size() % 2 != 0) return false;
-  out->clear();
-  out->reserve(text.size() / 2);
-  for (size_t i = 0; i < text.size(); i += 2) {
-    int hi = hex_value(text[i]);
-    int lo = hex_value(text[i + 1]);
-    if (hi < 0 || lo < 0) return false;
-    out->push_back(static_cast<char>((hi << 4) | lo));
-  }
-  return true;
-}
-
-// Reads exactly `n` digits at `*pos` into `*out`.
-bool read_digits(std::string_view s, size_t* pos, size_t n, int64_t* out) {
-  if (*pos + n > s.size()) return false;
-  int64_t v = 0;
-  for (size_t i = 0; i < n; ++i) {
-    char c = s[*pos + i];
-    if (!is_digit(c)) return false;
-    v = v * 10 + (c - '0');
-  }
-  *pos += n;
-  *out = v;
-  return true;
-}
-
-bool is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
-
-unsigned days_in_month(int64_t y, unsigned m) {
-  static constexpr unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && is_leap(y) ? 29 : kDays[m - 1];
-}
-
-// Parses [+-]YYYY-MM-DD (more than 4 year digits need a sign, as ISO-8601 and Java).
-bool parse_date_prefix(std::string_view s, size_t* pos, int64_t* days) {
-  bool negative = false;
-  bool signed_year = false;
-  if (*pos < s.size() && (s[*pos] == '+' || s[*pos] == '-')) {
-    negative = s[*pos] == '-';
-    signed_year = true;
-    ++*pos;
-  }
-  size_t start = *pos;
-  int64_t year = 0;
-  while (*pos < s.size() && is_digit(s[*pos])) {
-    if (*pos - start >= 9) return false;
-    year = year * 10 + (s[*pos] - '0');
-    ++*pos;
-  }
-  size_t ndigits = *pos - start;
-  if (ndigits < 4 || (ndigits > 4 && !signed_year)) return false;
-  if (negative) year = -year;
-  int64_t month = 0, day = 0;
-  if (*pos >= s.size() || s[*pos] != '-') return false;
-  ++*pos;
-  if (!read_digits(s, pos, 2, &month)) return false;
-  if (*pos >= s.size() || s[*pos] != '-') return false;
-  ++*pos;
-  if (!read_digits(s, pos, 2, &day)) return false;
-  if (month < 1 || month > 12) return false;
-  if (day < 1 || day > days_in_month(year, static_cast<unsigned>(month))) return false;
-  *days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  return true;
-}
-
-// Parses HH:MM[:SS[.fraction]] (1 to 9 fraction digits) into nanoseconds of the day.
-bool parse_time_prefix(std::string_view s, size_t* pos, int64_t* nanos) {
-  int64_t h = 0, m = 0, sec = 0, frac = 0;
-  if (!read_digits(s, pos, 2, &h)) return false;
-  if (*pos >= s.size() || s[*pos] != ':') return false;
-  ++*pos;
-  if (!read_digits(s, pos, 2, &m)) return false;
-  if (*pos < s.size() && s[*pos] == ':') {
-    ++*pos;
-    if (!read_digits(s, pos, 2, &sec)) return false;
-    if (*pos < s.size() && s[*pos] == '.') {
-      ++*pos;
-      size_t start = *pos;
-      while (*pos < s.size() && is_digit(s[*pos])) {
-        if (*pos - start >= 9) return false;
-        frac = frac * 10 + (s[*pos] - '0');
-        ++*pos;
-      }
-      size_t n = *pos - start;
-      if (n == 0) return false;
-      for (size_t i = n; i < 9; ++i) frac *= 10;
-    }
-  }
-  if (h > 23 || m > 59 || sec > 59) return false;
-  *nanos = ((h * 60 + m) * 60 + sec) * spec_internal::kNanosPerSecond + frac;
-  return true;
-}
-
-// Parses Z, +HH, +HHMM, +HH:MM or +HH:MM:SS into seconds east of UTC.
-bool parse_offset(std::string_view s, size_t* pos, int64_t* seconds) {
-  if (*pos >= s.size()) return false;
-  char c = s[*pos];
-  if (c == 'Z' || c == 'z') {
-    ++*pos;
-    *seconds = 0;
-    return true;
-  }
-  if (c != '+' && c != '-') return false;
-  ++*pos;
-  int64_t h = 0, m = 0, sec = 0;
-  if (!read_digits(s, pos, 2, &h)) return false;
-  if (*pos < s.size()) {
-    bool colon = s[*pos] == ':';
-    if (colon) ++*pos;
-    if (!read_digits(s, pos, 2, &m)) return false;
-    if (colon && *pos < s.size() && s[*pos] == ':') {
-      ++*pos;
-      if (!read_digits(s, pos, 2, &sec)) return false;
-    }
-  }
-  if (h > 18 || m > 59 || sec > 59) return false;
-  *seconds = (h * 3600 + m * 60 + sec) * (c == '-' ? -1 : 1);
-  return true;
-}
-
-// Parses an ISO local date-time with an optional offset into (days, nanos of day) in UTC.
-// Returns an error message, or empty on success.
-std::string parse_date_time(std::string_view text, bool tz, int128_t* epoch_nanos) {
-  size_t pos = 0;
-  int64_t days = 0, nanos = 0;
-  if (!parse_date_prefix(text, &pos, &days)) return "expected yyyy-mm-dd";
-  if (pos >= text.size() || (text[pos] != 'T' && text[pos] != 't' && text[pos] != ' ')) {
-    return "expected 'T' after the date";
-  }
-  ++pos;
-  if (!parse_time_prefix(text, &pos, &nanos)) return "expected hh:mm[:ss[.fraction]]";
-  int64_t offset = 0;
-  if (pos < text.size()) {
-    if (!tz) return "unexpected zone offset for a timestamp without time zone";
-    if (!parse_offset(text, &pos, &offset)) return "invalid zone offset";
-  }
-  if (pos != text.size()) return "unexpected trailing characters";
-  *epoch_nanos =
-      int128_t(days) * kNanosPerDay + nanos - int128_t(offset) * spec_internal::kNanosPerSecond;
-  return {};
-}
 
 template <typename T>
 void put_le(std::string* out, T v) {
@@ -200,118 +31,6 @@ uint64_t get_le(std::string_view b) {
   uint64_t v = 0;
   for (size_t i = 0; i < b.size(); ++i) v |= uint64_t(static_cast<uint8_t>(b[i])) << (8 * i);
   return v;
-}
-
-int128_t pow10_i128(int n) {
-  int128_t p = 1;
-  for (int i = 0; i < n; ++i) p *= 10;
-  return p;
-}
-
-constexpr int kMaxDecimalDigits = 38;
-
-// A decimal number as Java's BigDecimal(String) reads it: unscaled value and scale.
-bool parse_big_decimal(std::string_view s, int128_t* unscaled, int* scale) {
-  size_t pos = 0;
-  bool negative = false;
-  if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-    negative = s[pos] == '-';
-    ++pos;
-  }
-  uint128_t v = 0;
-  int digits = 0;
-  int significant = 0;
-  int frac_digits = 0;
-  bool seen_point = false;
-  for (; pos < s.size(); ++pos) {
-    char c = s[pos];
-    if (c == '.') {
-      if (seen_point) return false;
-      seen_point = true;
-      continue;
-    }
-    if (!is_digit(c)) break;
-    ++digits;
-    if (seen_point) ++frac_digits;
-    if (v != 0 || c != '0') ++significant;
-    if (significant > kMaxDecimalDigits) return false;
-    v = v * 10 + static_cast<unsigned>(c - '0');
-  }
-  if (digits == 0) return false;
-  int64_t exponent = 0;
-  if (pos < s.size() && (s[pos] == 'e' || s[pos] == 'E')) {
-    ++pos;
-    bool exp_negative = false;
-    if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-      exp_negative = s[pos] == '-';
-      ++pos;
-    }
-    size_t start = pos;
-    while (pos < s.size() && is_digit(s[pos])) {
-      if (pos - start >= 9) return false;
-      exponent = exponent * 10 + (s[pos] - '0');
-      ++pos;
-    }
-    if (pos == start) return false;
-    if (exp_negative) exponent = -exponent;
-  }
-  if (pos != s.size()) return false;
-  int64_t sc = frac_digits - exponent;
-  if (sc > std::numeric_limits<int32_t>::max() || sc < std::numeric_limits<int32_t>::min()) {
-    return false;
-  }
-  *unscaled = negative ? -static_cast<int128_t>(v) : static_cast<int128_t>(v);
-  *scale = static_cast<int>(sc);
-  return true;
-}
-
-int decimal_digit_count(int128_t unscaled) {
-  uint128_t v = abs_u128(unscaled);
-  int n = 1;
-  while (v >= 10) {
-    v /= 10;
-    ++n;
-  }
-  return n;
-}
-
-// Shortest round-trip digits of a double or float, and the decimal exponent of the first one.
-template <typename F>
-void shortest_digits(F v, std::string* digits, int* exponent) {
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
-  std::string_view s(buf, res.ptr - buf);
-  size_t e = s.find('e');
-  digits->clear();
-  for (char c : s.substr(0, e)) {
-    if (is_digit(c)) digits->push_back(c);
-  }
-  *exponent = std::stoi(std::string(s.substr(e + 1)));
-  while (digits->size() > 1 && digits->back() == '0') digits->pop_back();
-}
-
-template <typename F>
-std::string java_float_text(F v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
-  std::string out = std::signbit(v) ? "-" : "";
-  std::string d;
-  int e = 0;
-  shortest_digits(std::fabs(v), &d, &e);
-  if (e >= -3 && e < 7) {
-    if (e >= 0) {
-      std::string int_part = d.substr(0, std::min<size_t>(d.size(), e + 1));
-      while (static_cast<int>(int_part.size()) < e + 1) int_part.push_back('0');
-      std::string frac = d.size() > static_cast<size_t>(e + 1) ? d.substr(e + 1) : "0";
-      return out + int_part + "." + frac;
-    }
-    return out + "0." + std::string(-e - 1, '0') + d;
-  }
-  out += d.substr(0, 1);
-  out += ".";
-  out += d.size() > 1 ? d.substr(1) : "0";
-  return out + "E" + std::to_string(e);
 }
 
 // Integer-backed literals hold int32_t for int/date and int64_t for the rest.
@@ -340,309 +59,6 @@ int compare_bytes(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
-
-// ----------------------------------------------------------------------------------------------
-// Text helpers
-
-namespace spec_internal {
-
-std::string format_time_of_day(int64_t nanos_of_day, Fraction style) {
-  int64_t total_seconds = nanos_of_day / kNanosPerSecond;
-  int64_t frac = nanos_of_day % kNanosPerSecond;
-  int64_t h = total_seconds / 3600, m = (total_seconds / 60) % 60, s = total_seconds % 60;
-  switch (style) {
-    case Fraction::kMicros:
-      return fmt::format("{:02d}:{:02d}:{:02d}.{:06d}", h, m, s, frac / 1000);
-    case Fraction::kNanos:
-      return fmt::format("{:02d}:{:02d}:{:02d}.{:09d}", h, m, s, frac);
-    case Fraction::kTrimmed: {
-      std::string out = fmt::format("{:02d}:{:02d}:{:02d}", h, m, s);
-      if (frac != 0) {
-        std::string f = fmt::format("{:09d}", frac);
-        while (f.back() == '0') f.pop_back();
-        out += "." + f;
-      }
-      return out;
-    }
-    case Fraction::kLocalTime: {
-      std::string out = fmt::format("{:02d}:{:02d}", h, m);
-      if (s == 0 && frac == 0) return out;
-      out += fmt::format(":{:02d}", s);
-      if (frac == 0) return out;
-      if (frac % 1'000'000 == 0) return out + fmt::format(".{:03d}", frac / 1'000'000);
-      if (frac % 1'000 == 0) return out + fmt::format(".{:06d}", frac / 1'000);
-      return out + fmt::format(".{:09d}", frac);
-    }
-  }
-  return {};
-}
-
-std::string format_date_time(int64_t days, int64_t nanos_of_day, Fraction style, bool tz) {
-  std::string out = format_date(static_cast<int32_t>(days));
-  out += 'T';
-  out += format_time_of_day(nanos_of_day, style);
-  if (tz) out += "+00:00";
-  return out;
-}
-
-std::string format_micros(int64_t micros, Fraction style, bool tz) {
-  int64_t days = floor_div(micros, kMicrosPerDay);
-  int64_t rem = floor_mod(micros, kMicrosPerDay);
-  return format_date_time(days, rem * kNanosPerMicro, style, tz);
-}
-
-std::string format_nanos(int64_t nanos, Fraction style, bool tz) {
-  int64_t days = floor_div(nanos, kNanosPerDay);
-  int64_t rem = floor_mod(nanos, kNanosPerDay);
-  return format_date_time(days, rem, style, tz);
-}
-
-std::string java_double_to_string(double v) { return java_float_text(v); }
-std::string java_float_to_string(float v) { return java_float_text(v); }
-
-std::string java_decimal_to_string(int128_t unscaled, int scale) {
-  std::string coeff = u128_to_string(abs_u128(unscaled));
-  std::string sign = unscaled < 0 ? "-" : "";
-  int64_t adjusted = -int64_t(scale) + int64_t(coeff.size()) - 1;
-  if (scale >= 0 && adjusted >= -6) return format_decimal(unscaled, scale);
-  std::string out = sign + coeff.substr(0, 1);
-  if (coeff.size() > 1) out += "." + coeff.substr(1);
-  out += "E";
-  if (adjusted >= 0) out += "+";
-  return out + std::to_string(adjusted);
-}
-
-std::string hex_encode(std::string_view bytes) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(bytes.size() * 2);
-  for (char c : bytes) {
-    auto b = static_cast<uint8_t>(c);
-    out.push_back(kHex[b >> 4]);
-    out.push_back(kHex[b & 0xF]);
-  }
-  return out;
-}
-
-std::string base64_encode(std::string_view bytes) {
-  static constexpr char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= bytes.size(); i += 3) {
-    uint32_t n = (uint32_t(uint8_t(bytes[i])) << 16) | (uint32_t(uint8_t(bytes[i + 1])) << 8) |
-                 uint32_t(uint8_t(bytes[i + 2]));
-    out.push_back(kAlphabet[(n >> 18) & 63]);
-    out.push_back(kAlphabet[(n >> 12) & 63]);
-    out.push_back(kAlphabet[(n >> 6) & 63]);
-    out.push_back(kAlphabet[n & 63]);
-  }
-  size_t rest = bytes.size() - i;
-  if (rest > 0) {
-    uint32_t n = uint32_t(uint8_t(bytes[i])) << 16;
-    if (rest == 2) n |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-    out.push_back(kAlphabet[(n >> 18) & 63]);
-    out.push_back(kAlphabet[(n >> 12) & 63]);
-    out.push_back(rest == 2 ? kAlphabet[(n >> 6) & 63] : '=');
-    out.push_back('=');
-  }
-  return out;
-}
-
-}  // namespace spec_internal
-
-int32_t days_from_civil(int64_t year, unsigned month, unsigned day) {
-  // Howard Hinnant's days_from_civil: eras of 400 years starting in March.
-  int64_t y = month <= 2 ? year - 1 : year;
-  int64_t era = floor_div(y, 400);
-  int64_t yoe = y - era * 400;
-  int64_t mp = month > 2 ? month - 3 : month + 9;
-  int64_t doy = (153 * mp + 2) / 5 + day - 1;
-  int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return static_cast<int32_t>(era * 146097 + doe - 719468);
-}
-
-void civil_from_days(int64_t days, int64_t* year, unsigned* month, unsigned* day) {
-  int64_t z = days + 719468;
-  int64_t era = floor_div(z, 146097);
-  int64_t doe = z - era * 146097;
-  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  int64_t mp = (5 * doy + 2) / 153;
-  *day = static_cast<unsigned>(doy - (153 * mp + 2) / 5 + 1);
-  *month = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
-  *year = yoe + era * 400 + (*month <= 2 ? 1 : 0);
-}
-
-std::string format_date(int32_t days) {
-  int64_t y = 0;
-  unsigned m = 0, d = 0;
-  civil_from_days(days, &y, &m, &d);
-  std::string year;
-  if (y > 9999) {
-    year = fmt::format("+{}", y);
-  } else if (y < 0) {
-    year = fmt::format("-{:04d}", -y);
-  } else {
-    year = fmt::format("{:04d}", y);
-  }
-  return fmt::format("{}-{:02d}-{:02d}", year, m, d);
-}
-
-std::string format_time(int64_t micros) {
-  return spec_internal::format_time_of_day(floor_mod(micros, kMicrosPerDay) * kNanosPerMicro,
-                                           Fraction::kMicros);
-}
-
-std::string format_timestamp(int64_t micros, bool tz) {
-  return spec_internal::format_micros(micros, Fraction::kMicros, tz);
-}
-
-std::string format_timestamp_ns(int64_t nanos, bool tz) {
-  return spec_internal::format_nanos(nanos, Fraction::kNanos, tz);
-}
-
-Result<int32_t> parse_date(std::string_view text) {
-  size_t pos = 0;
-  int64_t days = 0;
-  if (!parse_date_prefix(text, &pos, &days) || pos != text.size()) {
-    return invalid_data("invalid date '{}': expected yyyy-mm-dd", text);
-  }
-  return static_cast<int32_t>(days);
-}
-
-Result<int64_t> parse_time(std::string_view text) {
-  size_t pos = 0;
-  int64_t nanos = 0;
-  if (!parse_time_prefix(text, &pos, &nanos) || pos != text.size()) {
-    return invalid_data("invalid time '{}': expected hh:mm[:ss[.ffffff]]", text);
-  }
-  return nanos / kNanosPerMicro;
-}
-
-Result<int64_t> parse_timestamp(std::string_view text, bool tz) {
-  int128_t nanos = 0;
-  std::string err = parse_date_time(text, tz, &nanos);
-  if (!err.empty())
-    return invalid_data("invalid {} '{}': {}", tz ? "timestamptz" : "timestamp", text, err);
-  // Sub-microsecond digits are dropped towards negative infinity, as Java's MICROS.between.
-  int128_t micros = nanos / kNanosPerMicro;
-  if (nanos % kNanosPerMicro < 0) micros -= 1;
-  if (micros > std::numeric_limits<int64_t>::max() ||
-      micros < std::numeric_limits<int64_t>::min()) {
-    return invalid_data("timestamp '{}' is out of range", text);
-  }
-  return static_cast<int64_t>(micros);
-}
-
-Result<int64_t> parse_timestamp_ns(std::string_view text, bool tz) {
-  int128_t nanos = 0;
-  std::string err = parse_date_time(text, tz, &nanos);
-  if (!err.empty()) {
-    return invalid_data("invalid {} '{}': {}", tz ? "timestamptz_ns" : "timestamp_ns", text, err);
-  }
-  if (nanos > std::numeric_limits<int64_t>::max() || nanos < std::numeric_limits<int64_t>::min()) {
-    return invalid_data("nanosecond timestamp '{}' is out of range (years 1677 to 2262)", text);
-  }
-  return static_cast<int64_t>(nanos);
-}
-
-std::string format_decimal(int128_t unscaled, int scale) {
-  if (scale < 0) return spec_internal::java_decimal_to_string(unscaled, scale);
-  std::string digits = u128_to_string(abs_u128(unscaled));
-  std::string sign = unscaled < 0 ? "-" : "";
-  if (scale == 0) return sign + digits;
-  if (digits.size() <= static_cast<size_t>(scale)) {
-    digits.insert(0, static_cast<size_t>(scale) + 1 - digits.size(), '0');
-  }
-  size_t point = digits.size() - static_cast<size_t>(scale);
-  return sign + digits.substr(0, point) + "." + digits.substr(point);
-}
-
-Result<int128_t> parse_decimal(std::string_view text, int scale) {
-  int128_t unscaled = 0;
-  int text_scale = 0;
-  if (!parse_big_decimal(text, &unscaled, &text_scale)) {
-    return invalid_data("invalid decimal '{}'", text);
-  }
-  if (text_scale == scale) return unscaled;
-  if (text_scale < scale) {
-    int shift = scale - text_scale;
-    if (decimal_digit_count(unscaled) + shift > kMaxDecimalDigits && unscaled != 0) {
-      return invalid_data("decimal '{}' does not fit 38 digits at scale {}", text, scale);
-    }
-    return unscaled * pow10_i128(std::min(shift, kMaxDecimalDigits));
-  }
-  // More digits than the scale allows: only exact when the extra digits are zeros.
-  int shift = text_scale - scale;
-  if (shift > kMaxDecimalDigits) {
-    if (unscaled == 0) return int128_t(0);
-    return invalid_data("decimal '{}' has more digits than scale {} allows", text, scale);
-  }
-  int128_t p = pow10_i128(shift);
-  if (unscaled % p != 0) {
-    return invalid_data("decimal '{}' has more digits than scale {} allows", text, scale);
-  }
-  return unscaled / p;
-}
-
-std::string decimal_to_bytes(int128_t unscaled) {
-  // Minimal length: drop leading bytes that only repeat the sign of the next byte.
-  std::string be(16, '\0');
-  auto u = static_cast<uint128_t>(unscaled);
-  for (int i = 15; i >= 0; --i) {
-    be[i] = static_cast<char>(static_cast<uint8_t>(u & 0xFF));
-    u >>= 8;
-  }
-  size_t start = 0;
-  while (start < 15) {
-    auto b = static_cast<uint8_t>(be[start]);
-    auto next = static_cast<uint8_t>(be[start + 1]);
-    if ((b == 0x00 && (next & 0x80) == 0) || (b == 0xFF && (next & 0x80) != 0)) {
-      ++start;
-    } else {
-      break;
-    }
-  }
-  return be.substr(start);
-}
-
-int128_t decimal_from_bytes(std::string_view bytes) {
-  if (bytes.empty()) return 0;
-  uint128_t v = (static_cast<uint8_t>(bytes[0]) & 0x80) ? ~uint128_t(0) : 0;
-  for (char c : bytes) v = (v << 8) | static_cast<uint8_t>(c);
-  return static_cast<int128_t>(v);
-}
-
-// ----------------------------------------------------------------------------------------------
-// Uuid
-
-std::string Uuid::to_string() const {
-  std::string hex = spec_internal::hex_encode(
-      std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
-  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
-         hex.substr(16, 4) + "-" + hex.substr(20);
-}
-
-Result<Uuid> Uuid::parse(std::string_view text) {
-  Uuid out;
-  if (text.size() != 36) return invalid_data("invalid uuid '{}': expected 36 characters", text);
-  size_t b = 0;
-  for (size_t i = 0; i < text.size();) {
-    if (i == 8 || i == 13 || i == 18 || i == 23) {
-      if (text[i] != '-') return invalid_data("invalid uuid '{}': expected '-' at {}", text, i);
-      ++i;
-      continue;
-    }
-    int hi = hex_value(text[i]);
-    int lo = hex_value(text[i + 1]);
-    if (hi < 0 || lo < 0) return invalid_data("invalid uuid '{}': not a hex digit", text);
-    out.bytes[b++] = static_cast<uint8_t>((hi << 4) | lo);
-    i += 2;
-  }
-  return out;
-}
 
 // ----------------------------------------------------------------------------------------------
 // Literal factories and accessors
@@ -736,37 +152,26 @@ const std::vector<Literal>& Literal::map_values() const {
 Result<std::string> Literal::to_bytes() const {
   if (!type_) return invalid_argument("cannot serialize a literal without a type");
   if (is_null()) return invalid_argument("cannot serialize a null {} to bytes", type_->to_string());
+  // int, long, float, double, date, time and timestamps: the little-endian bits of the value.
+  std::optional<std::string> fixed = visit_type(type_->id(), [&](auto tag) {
+    using T = typename decltype(tag)::Value;
+    std::optional<std::string> bytes;
+    if constexpr (tag.kFixedValue) {
+      if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {  // not bool (1) nor decimal (16)
+        T value = fixed_value<T>(*this);
+        std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t> bits = 0;
+        std::memcpy(&bits, &value, sizeof(T));
+        put_le(&bytes.emplace(), bits);
+      }
+    }
+    return bytes;
+  });
+  if (fixed) return std::move(*fixed);
   std::string out;
   switch (type_->id()) {
     case TypeId::kBoolean:
       out.push_back(as_bool() ? '\x01' : '\x00');
       return out;
-    case TypeId::kInt:
-    case TypeId::kDate:
-      put_le(&out, static_cast<uint32_t>(as_int32()));
-      return out;
-    case TypeId::kLong:
-    case TypeId::kTime:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampTz:
-    case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs:
-      put_le(&out, static_cast<uint64_t>(as_int64()));
-      return out;
-    case TypeId::kFloat: {
-      uint32_t bits = 0;
-      float f = as_float();
-      std::memcpy(&bits, &f, 4);
-      put_le(&out, bits);
-      return out;
-    }
-    case TypeId::kDouble: {
-      uint64_t bits = 0;
-      double d = as_double();
-      std::memcpy(&bits, &d, 8);
-      put_le(&out, bits);
-      return out;
-    }
     case TypeId::kString:
     case TypeId::kFixed:
     case TypeId::kBinary:
@@ -951,7 +356,7 @@ Status Literal::to_json(nlohmann::json* out) const {
       return Status::OK();
     case TypeId::kFixed:
     case TypeId::kBinary:
-      *out = spec_internal::hex_encode(as_bytes());
+      *out = hex_encode(as_bytes());
       return Status::OK();
     case TypeId::kStruct: {
       nlohmann::json obj = nlohmann::json::object();
@@ -1033,7 +438,7 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
       std::string text = FLOE_TRY(text_from_json(type, json));
       int128_t unscaled = 0;
       int scale = 0;
-      if (!parse_big_decimal(text, &unscaled, &scale)) {
+      if (!parse_decimal_text(text, &unscaled, &scale)) {
         return invalid_data("cannot parse \"{}\" as a {} value", text, type->to_string());
       }
       if (scale != type->scale()) {
@@ -1145,31 +550,31 @@ std::string Literal::to_string() const {
     case TypeId::kLong:
       return std::to_string(as_int64());
     case TypeId::kFloat:
-      return spec_internal::java_float_to_string(as_float());
+      return java_float_to_string(as_float());
     case TypeId::kDouble:
-      return spec_internal::java_double_to_string(as_double());
+      return java_double_to_string(as_double());
     case TypeId::kDecimal:
       return format_decimal(as_decimal(), type_->scale());
     case TypeId::kDate:
       return format_date(as_int32());
     case TypeId::kTime:
-      return spec_internal::format_time_of_day(floor_mod(as_int64(), kMicrosPerDay) * 1000,
-                                               Fraction::kTrimmed);
+      return format_time_of_day(floor_mod(as_int64(), kMicrosPerDay) * 1000,
+                                FractionStyle::kTrimmed);
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
-      return spec_internal::format_micros(as_int64(), Fraction::kTrimmed,
-                                          type_->id() == TypeId::kTimestampTz);
+      return format_micros(as_int64(), FractionStyle::kTrimmed,
+                           type_->id() == TypeId::kTimestampTz);
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs:
-      return spec_internal::format_nanos(as_int64(), Fraction::kTrimmed,
-                                         type_->id() == TypeId::kTimestampTzNs);
+      return format_nanos(as_int64(), FractionStyle::kTrimmed,
+                          type_->id() == TypeId::kTimestampTzNs);
     case TypeId::kString:
       return as_bytes();
     case TypeId::kUuid:
       return as_uuid().to_string();
     case TypeId::kFixed:
     case TypeId::kBinary:
-      return spec_internal::hex_encode(as_bytes());
+      return hex_encode(as_bytes());
     case TypeId::kStruct:
     case TypeId::kList: {
       // Spark's rendering: {1, bar} for structs, [1, 2] for lists.

@@ -1,12 +1,11 @@
 // JSON forms of types, schemas, partition specs and sort orders (spec Appendix C).
-#include "spec/schema_json.h"
-
-#include "spec/json_util.h"
+#include "spec/json_util_internal.h"
+#include "spec/schema_json_internal.h"
 
 namespace floe {
 
-using json_util::json;
-using json_util::Obj;
+using internal::json;
+using internal::Obj;
 using ojson = nlohmann::ordered_json;
 
 namespace {
@@ -137,7 +136,7 @@ ojson type_to_json(const Type& t) {
 
 }  // namespace
 
-namespace spec_json {
+namespace internal {
 
 Result<SchemaPtr> parse_schema(const json& j, const std::string& path,
                                std::optional<int32_t> default_id) {
@@ -177,7 +176,7 @@ Result<std::vector<PartitionField>> parse_partition_fields(const json& j, const 
                                                            bool allow_missing_ids) {
   if (!j.is_array()) {
     return invalid_data("{}: partition fields must be an array, got {}", path,
-                        json_util::kind_of(j));
+                        internal::kind_of(j));
   }
   std::vector<PartitionField> fields;
   int with_ids = 0;
@@ -322,7 +321,7 @@ Result<json> parse_text(std::string_view text, const char* what) {
   }
 }
 
-}  // namespace spec_json
+}  // namespace internal
 
 const char* sort_direction_name(SortDirection d) {
   return d == SortDirection::kAsc ? "asc" : "desc";
@@ -332,32 +331,32 @@ const char* null_order_name(NullOrder n) {
 }
 
 Result<SchemaPtr> parse_schema_json(std::string_view text) {
-  json j = FLOE_TRY(spec_json::parse_text(text, "schema"));
-  return spec_json::parse_schema(j, "schema", 0);
+  json j = FLOE_TRY(internal::parse_text(text, "schema"));
+  return internal::parse_schema(j, "schema", 0);
 }
-std::string schema_to_json(const Schema& schema) { return spec_json::schema_json(schema).dump(); }
+std::string schema_to_json(const Schema& schema) { return internal::schema_json(schema).dump(); }
 
 Result<PartitionSpecPtr> parse_partition_spec_json(std::string_view text) {
-  json j = FLOE_TRY(spec_json::parse_text(text, "partition spec"));
-  return spec_json::parse_partition_spec(j, "partition-spec", true);
+  json j = FLOE_TRY(internal::parse_text(text, "partition spec"));
+  return internal::parse_partition_spec(j, "partition-spec", true);
 }
 std::string partition_spec_to_json(const PartitionSpec& spec) {
-  return spec_json::partition_spec_json(spec).dump();
+  return internal::partition_spec_json(spec).dump();
 }
 std::string partition_spec_fields_to_json(const PartitionSpec& spec) {
-  return spec_json::partition_fields_json(spec).dump();
+  return internal::partition_fields_json(spec).dump();
 }
 Result<std::vector<PartitionField>> parse_partition_fields_json(std::string_view text) {
-  json j = FLOE_TRY(spec_json::parse_text(text, "partition fields"));
-  return spec_json::parse_partition_fields(j, "partition-spec", true);
+  json j = FLOE_TRY(internal::parse_text(text, "partition fields"));
+  return internal::parse_partition_fields(j, "partition-spec", true);
 }
 
 Result<SortOrderPtr> parse_sort_order_json(std::string_view text) {
-  json j = FLOE_TRY(spec_json::parse_text(text, "sort order"));
-  return spec_json::parse_sort_order(j, "sort-order");
+  json j = FLOE_TRY(internal::parse_text(text, "sort order"));
+  return internal::parse_sort_order(j, "sort-order");
 }
 std::string sort_order_to_json(const SortOrder& order) {
-  return spec_json::sort_order_json(order).dump();
+  return internal::sort_order_json(order).dump();
 }
 
 }  // namespace floe

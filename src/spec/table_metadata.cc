@@ -4,14 +4,14 @@
 #include <algorithm>
 #include <set>
 
-#include "spec/json_util.h"
-#include "spec/schema_json.h"
+#include "spec/json_util_internal.h"
+#include "spec/schema_json_internal.h"
 #include "spec/table_metadata_internal.h"
 
 namespace floe {
 
-using json_util::json;
-using json_util::Obj;
+using internal::json;
+using internal::Obj;
 using ojson = nlohmann::ordered_json;
 
 // ---------------------------------------------------------------------------------------------
@@ -270,7 +270,7 @@ Status parse_schemas(const Obj& o, TableMetadata* m) {
       std::optional<int32_t> default_id;
       if (m->format_version == 1) default_id = 0;
       m->schemas.push_back(FLOE_TRY(
-          spec_json::parse_schema((*schemas)[i], fmt::format("schemas[{}]", i), default_id)));
+          internal::parse_schema((*schemas)[i], fmt::format("schemas[{}]", i), default_id)));
     }
     if (!m->schema_by_id(m->current_schema_id)) {
       return invalid_data("current-schema-id {} is not in schemas", m->current_schema_id);
@@ -283,7 +283,7 @@ Status parse_schemas(const Obj& o, TableMetadata* m) {
   }
   const json* schema = o.get("schema");
   if (!schema) return o.missing("schema");
-  auto s = FLOE_TRY(spec_json::parse_schema(*schema, "schema", 0));
+  auto s = FLOE_TRY(internal::parse_schema(*schema, "schema", 0));
   m->current_schema_id = s->schema_id();
   m->schemas.push_back(std::move(s));
   return Status::OK();
@@ -296,7 +296,7 @@ Status parse_specs(const Obj& o, TableMetadata* m) {
     if (!o.has("default-spec-id")) return o.missing("default-spec-id");
     m->default_spec_id = FLOE_TRY(o.i32("default-spec-id"));
     for (size_t i = 0; i < specs->size(); ++i) {
-      m->specs.push_back(FLOE_TRY(spec_json::parse_partition_spec(
+      m->specs.push_back(FLOE_TRY(internal::parse_partition_spec(
           (*specs)[i], fmt::format("partition-specs[{}]", i), m->format_version == 1)));
     }
     // Some REST servers send an empty list for an unpartitioned table.
@@ -311,7 +311,7 @@ Status parse_specs(const Obj& o, TableMetadata* m) {
     }
     const json* fields = o.get("partition-spec");
     if (!fields) return o.missing("partition-spec");
-    auto parsed = FLOE_TRY(spec_json::parse_partition_fields(*fields, "partition-spec", true));
+    auto parsed = FLOE_TRY(internal::parse_partition_fields(*fields, "partition-spec", true));
     m->default_spec_id = 0;
     m->specs.push_back(std::make_shared<const PartitionSpec>(0, std::move(parsed)));
   }
@@ -335,7 +335,7 @@ Status parse_sort_orders(const Obj& o, TableMetadata* m) {
     m->default_sort_order_id = FLOE_TRY(o.i32("default-sort-order-id"));
     for (size_t i = 0; i < orders->size(); ++i) {
       m->sort_orders.push_back(
-          FLOE_TRY(spec_json::parse_sort_order((*orders)[i], fmt::format("sort-orders[{}]", i))));
+          FLOE_TRY(internal::parse_sort_order((*orders)[i], fmt::format("sort-orders[{}]", i))));
     }
     if (!m->sort_order_by_id(m->default_sort_order_id)) {
       return invalid_data("default-sort-order-id {} is not in sort-orders",
@@ -424,7 +424,7 @@ Status parse_statistics(const Obj& o, TableMetadata* m) {
 
 }  // namespace
 
-namespace detail {
+namespace internal {
 
 Result<TableMetadata> parse_table_metadata_json(const json& j, TableMetadata m, bool lists_done) {
   Obj o = FLOE_TRY(Obj::of(j, ""));
@@ -471,7 +471,7 @@ void keep_referenced_snapshots(TableMetadata* m) {
   m->snapshots = std::move(kept);
 }
 
-}  // namespace detail
+}  // namespace internal
 
 namespace {
 
@@ -492,13 +492,13 @@ bool fast_parser_runs_here() {
 Result<TableMetadata> parse_table_metadata(std::string_view text,
                                            const MetadataParseOptions& options) {
   if (fast_parser_runs_here()) {
-    if (auto fast = detail::parse_table_metadata_fast(text, options)) return std::move(*fast);
+    if (auto fast = internal::parse_table_metadata_fast(text, options)) return std::move(*fast);
   }
   // The nlohmann path: the reference for every error message, and for the rare shapes the
   // fast path leaves to it.
-  json j = FLOE_TRY(spec_json::parse_text(text, "table metadata"));
-  TableMetadata m = FLOE_TRY(detail::parse_table_metadata_json(j, TableMetadata(), false));
-  if (options.referenced_snapshots_only) detail::keep_referenced_snapshots(&m);
+  json j = FLOE_TRY(internal::parse_text(text, "table metadata"));
+  TableMetadata m = FLOE_TRY(internal::parse_table_metadata_json(j, TableMetadata(), false));
+  if (options.referenced_snapshots_only) internal::keep_referenced_snapshots(&m);
   return m;
 }
 
@@ -581,22 +581,22 @@ std::string table_metadata_to_json(const TableMetadata& m, bool pretty) {
   if (m.format_version > 1) o["last-sequence-number"] = m.last_sequence_number;
   o["last-updated-ms"] = m.last_updated_ms;
   o["last-column-id"] = m.last_column_id;
-  if (m.format_version == 1 && m.schema()) o["schema"] = spec_json::schema_json(*m.schema());
+  if (m.format_version == 1 && m.schema()) o["schema"] = internal::schema_json(*m.schema());
   o["current-schema-id"] = m.current_schema_id;
   ojson schemas = ojson::array();
-  for (const auto& s : m.schemas) schemas.push_back(spec_json::schema_json(*s));
+  for (const auto& s : m.schemas) schemas.push_back(internal::schema_json(*s));
   o["schemas"] = std::move(schemas);
   if (m.format_version == 1 && m.spec()) {
-    o["partition-spec"] = spec_json::partition_fields_json(*m.spec());
+    o["partition-spec"] = internal::partition_fields_json(*m.spec());
   }
   o["default-spec-id"] = m.default_spec_id;
   ojson specs = ojson::array();
-  for (const auto& s : m.specs) specs.push_back(spec_json::partition_spec_json(*s));
+  for (const auto& s : m.specs) specs.push_back(internal::partition_spec_json(*s));
   o["partition-specs"] = std::move(specs);
   o["last-partition-id"] = m.last_partition_id;
   o["default-sort-order-id"] = m.default_sort_order_id;
   ojson orders = ojson::array();
-  for (const auto& s : m.sort_orders) orders.push_back(spec_json::sort_order_json(*s));
+  for (const auto& s : m.sort_orders) orders.push_back(internal::sort_order_json(*s));
   o["sort-orders"] = std::move(orders);
   o["properties"] = string_map_json(m.properties);
   if (m.current_snapshot_id) {

@@ -13,7 +13,7 @@
 
 #include "spec/table_metadata_internal.h"
 
-namespace floe::detail {
+namespace floe::internal {
 
 namespace {
 
@@ -286,4 +286,4 @@ std::optional<TableMetadata> parse_table_metadata_fast(std::string_view text,
   return std::move(*parsed);
 }
 
-}  // namespace floe::detail
+}  // namespace floe::internal

@@ -9,7 +9,7 @@
 
 #include "floe/spec/table_metadata.h"
 
-namespace floe::detail {
+namespace floe::internal {
 
 // The nlohmann parser over a whole document, or (`lists_done`) over the document without the
 // snapshots and the two logs, which `m` then already holds.
@@ -24,4 +24,4 @@ void keep_referenced_snapshots(TableMetadata* m);
 std::optional<TableMetadata> parse_table_metadata_fast(std::string_view text,
                                                        const MetadataParseOptions& options);
 
-}  // namespace floe::detail
+}  // namespace floe::internal

@@ -5,17 +5,15 @@
 #include <cstring>
 #include <limits>
 
+#include "floe/util/binary_text.h"
+#include "floe/util/calendar.h"
+#include "floe/util/date_time_text.h"
+#include "floe/util/decimal.h"
+#include "floe/util/float_text.h"
 #include "floe/util/strings.h"
 #include "floe/util/utf8.h"
-#include "spec/literal_internal.h"
 
 namespace floe {
-
-using spec_internal::floor_div;
-using spec_internal::floor_mod;
-using spec_internal::kMicrosPerDay;
-using spec_internal::kMicrosPerHour;
-using spec_internal::kNanosPerMicro;
 
 // ----------------------------------------------------------------------------------------------
 // Murmur3 and bucket hashes (spec Appendix B)
@@ -389,7 +387,6 @@ namespace {
 
 // Java's Transform.toHumanString of a value by its type (identity, bucket, truncate, unknown).
 std::string human_value(const Literal& v) {
-  using spec_internal::Fraction;
   switch (v.type()->id()) {
     case TypeId::kBoolean:
       return v.as_bool() ? "true" : "false";
@@ -397,31 +394,31 @@ std::string human_value(const Literal& v) {
     case TypeId::kLong:
       return std::to_string(v.as_int64());
     case TypeId::kFloat:
-      return spec_internal::java_float_to_string(v.as_float());
+      return java_float_to_string(v.as_float());
     case TypeId::kDouble:
-      return spec_internal::java_double_to_string(v.as_double());
+      return java_double_to_string(v.as_double());
     case TypeId::kDecimal:
-      return spec_internal::java_decimal_to_string(v.as_decimal(), v.type()->scale());
+      return java_decimal_to_string(v.as_decimal(), v.type()->scale());
     case TypeId::kDate:
       return format_date(v.as_int32());
     case TypeId::kTime:
-      return spec_internal::format_time_of_day(floor_mod(v.as_int64(), kMicrosPerDay) * 1000,
-                                               Fraction::kLocalTime);
+      return format_time_of_day(floor_mod(v.as_int64(), kMicrosPerDay) * 1000,
+                                FractionStyle::kLocalTime);
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
-      return spec_internal::format_micros(v.as_int64(), Fraction::kTrimmed,
-                                          v.type()->id() == TypeId::kTimestampTz);
+      return format_micros(v.as_int64(), FractionStyle::kTrimmed,
+                           v.type()->id() == TypeId::kTimestampTz);
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs:
-      return spec_internal::format_nanos(v.as_int64(), Fraction::kTrimmed,
-                                         v.type()->id() == TypeId::kTimestampTzNs);
+      return format_nanos(v.as_int64(), FractionStyle::kTrimmed,
+                          v.type()->id() == TypeId::kTimestampTzNs);
     case TypeId::kString:
       return v.as_bytes();
     case TypeId::kUuid:
       return v.as_uuid().to_string();
     case TypeId::kFixed:
     case TypeId::kBinary:
-      return spec_internal::base64_encode(v.as_bytes());
+      return base64_encode(v.as_bytes());
     default:
       return v.to_string();
   }

@@ -7,7 +7,35 @@
 #include <mutex>
 #include <random>
 
+#include "floe/util/binary_text.h"
+
 namespace floe {
+
+std::string Uuid::to_string() const {
+  std::string hex =
+      hex_encode(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
+         hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+Result<Uuid> Uuid::parse(std::string_view text) {
+  Uuid out;
+  if (text.size() != 36) return invalid_data("invalid uuid '{}': expected 36 characters", text);
+  size_t b = 0;
+  for (size_t i = 0; i < text.size();) {
+    if (i == 8 || i == 13 || i == 18 || i == 23) {
+      if (text[i] != '-') return invalid_data("invalid uuid '{}': expected '-' at {}", text, i);
+      ++i;
+      continue;
+    }
+    int hi = hex_digit_value(text[i]);
+    int lo = hex_digit_value(text[i + 1]);
+    if (hi < 0 || lo < 0) return invalid_data("invalid uuid '{}': not a hex digit", text);
+    out.bytes[b++] = static_cast<uint8_t>((hi << 4) | lo);
+    i += 2;
+  }
+  return out;
+}
 
 std::string random_uuid() {
   static std::mutex mu;

@@ -4,6 +4,7 @@
 
 #include "floe/expr/parser.h"
 #include "floe/expr/projection.h"
+#include "floe/util/date_time_text.h"
 
 namespace floe {
 namespace {

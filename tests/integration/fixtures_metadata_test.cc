@@ -113,7 +113,7 @@ TEST(FixturesMetadataTest, FastParserAgreesWithTheReferenceParser) {
     std::string text = *io->read_file(path);
     if (is_gzip(text)) text = *gzip_decompress(text);
     if (is_zstd(text)) text = *zstd_decompress(text);
-    auto fast = detail::parse_table_metadata_fast(text, {});
+    auto fast = internal::parse_table_metadata_fast(text, {});
     if (expected_error_for(path)) {
       EXPECT_FALSE(fast.has_value()) << "the fast path accepted an invalid file";
       continue;
@@ -122,7 +122,7 @@ TEST(FixturesMetadataTest, FastParserAgreesWithTheReferenceParser) {
       ADD_FAILURE() << "the fast path gave up on a valid file";
       continue;
     }
-    auto slow = detail::parse_table_metadata_json(nlohmann::json::parse(text), {}, false);
+    auto slow = internal::parse_table_metadata_json(nlohmann::json::parse(text), {}, false);
     ASSERT_TRUE(slow.ok()) << slow.status().to_string();
     EXPECT_TRUE(*fast == *slow);
     EXPECT_EQ(table_metadata_to_json(*fast), table_metadata_to_json(*slow));

@@ -11,6 +11,7 @@
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/metadata_file.h"
 #include "floe/spec/type.h"
+#include "floe/util/decimal.h"
 
 namespace floe {
 namespace {

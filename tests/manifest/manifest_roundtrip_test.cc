@@ -15,6 +15,7 @@
 #include "floe/manifest/manifest_writer.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/type.h"
+#include "floe/util/decimal.h"
 
 namespace floe {
 namespace {

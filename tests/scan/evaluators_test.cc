@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "floe/expr/parser.h"
+#include "floe/util/date_time_text.h"
 
 namespace floe {
 namespace {

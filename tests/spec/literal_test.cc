@@ -49,28 +49,6 @@ Literal from_json_text(const TypePtr& type, const std::string& text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Uuid
-
-TEST(UuidTest, ParseAndFormat) {
-  Uuid u = example_uuid();
-  EXPECT_EQ(u.bytes, (std::array<uint8_t, 16>{0xF7, 0x9C, 0x3E, 0x09, 0x67, 0x7C, 0x4B, 0xBD, 0xA4,
-                                              0x79, 0x3F, 0x34, 0x9C, 0xB7, 0x85, 0xE7}));
-  EXPECT_EQ(u.to_string(), "f79c3e09-677c-4bbd-a479-3f349cb785e7");
-  auto upper = Uuid::parse("F79C3E09-677C-4BBD-A479-3F349CB785E7");
-  ASSERT_TRUE(upper.ok());
-  EXPECT_EQ(*upper, u);
-  EXPECT_EQ(upper->to_string(), "f79c3e09-677c-4bbd-a479-3f349cb785e7");
-}
-
-TEST(UuidTest, RejectsMalformed) {
-  EXPECT_EQ(Uuid::parse("f79c3e09677c4bbda4793f349cb785e7").status().kind(),
-            ErrorKind::kInvalidData);
-  EXPECT_FALSE(Uuid::parse("f79c3e09-677c-4bbd-a479-3f349cb785eg").ok());
-  EXPECT_FALSE(Uuid::parse("f79c3e09-677c-4bbd-a4793-f349cb785e7").ok());
-  EXPECT_FALSE(Uuid::parse("").ok());
-}
-
-// ---------------------------------------------------------------------------------------------
 // Factories and accessors
 
 TEST(LiteralTest, FactoriesSetTypesAndValues) {
@@ -172,29 +150,6 @@ TEST(LiteralBytesTest, EveryPrimitiveEncoding) {
   EXPECT_EQ(to_bytes(Literal::string("")), "");
   EXPECT_EQ(to_bytes(Literal::fixed(bytes_of({0, 1, 2, 3}))), bytes_of({0, 1, 2, 3}));
   EXPECT_EQ(to_bytes(Literal::binary(bytes_of({0, 1, 2, 3}))), bytes_of({0, 1, 2, 3}));
-}
-
-TEST(LiteralBytesTest, DecimalMinimalTwosComplement) {
-  EXPECT_EQ(decimal_to_bytes(0), bytes_of({0x00}));
-  EXPECT_EQ(decimal_to_bytes(1), bytes_of({0x01}));
-  EXPECT_EQ(decimal_to_bytes(-1), bytes_of({0xFF}));
-  EXPECT_EQ(decimal_to_bytes(127), bytes_of({0x7F}));
-  EXPECT_EQ(decimal_to_bytes(128), bytes_of({0x00, 0x80}));
-  EXPECT_EQ(decimal_to_bytes(-128), bytes_of({0x80}));
-  EXPECT_EQ(decimal_to_bytes(-129), bytes_of({0xFF, 0x7F}));
-  EXPECT_EQ(decimal_to_bytes(1420), bytes_of({0x05, 0x8C}));
-  EXPECT_EQ(decimal_to_bytes(-1420), bytes_of({0xFA, 0x74}));
-  EXPECT_EQ(decimal_to_bytes(65536), bytes_of({0x01, 0x00, 0x00}));
-  EXPECT_TRUE(decimal_from_bytes(bytes_of({0xFA, 0x74})) == -1420);
-  EXPECT_TRUE(decimal_from_bytes(bytes_of({0x00, 0x80})) == 128);
-  EXPECT_TRUE(decimal_from_bytes(bytes_of({0x80})) == -128);
-  // 38 nines: the largest decimal(38, s) unscaled value, 16 bytes.
-  int128_t max38 = 0;
-  for (int i = 0; i < 38; ++i) max38 = max38 * 10 + 9;
-  std::string b = decimal_to_bytes(max38);
-  EXPECT_EQ(b.size(), 16u);
-  EXPECT_TRUE(decimal_from_bytes(b) == max38);
-  EXPECT_TRUE(decimal_from_bytes(decimal_to_bytes(-max38)) == -max38);
 }
 
 TEST(LiteralBytesTest, RoundTripEveryPrimitive) {
@@ -582,89 +537,6 @@ TEST(LiteralTextTest, ToString) {
                                {Literal::int32(1), Literal::int32(2)})
                 .to_string(),
             "{a -> 1, b -> 2}");
-}
-
-TEST(DateTimeHelpersTest, CivilConversions) {
-  EXPECT_EQ(days_from_civil(1970, 1, 1), 0);
-  EXPECT_EQ(days_from_civil(1969, 12, 31), -1);
-  EXPECT_EQ(days_from_civil(2017, 11, 16), 17486);
-  EXPECT_EQ(days_from_civil(2003, 10, 20), 12345);
-  EXPECT_EQ(days_from_civil(2000, 2, 29), 11016);
-  EXPECT_EQ(days_from_civil(1, 1, 1), -719162);
-  int64_t y = 0;
-  unsigned m = 0, d = 0;
-  civil_from_days(-1, &y, &m, &d);
-  EXPECT_EQ(y, 1969);
-  EXPECT_EQ(m, 12u);
-  EXPECT_EQ(d, 31u);
-  civil_from_days(20574, &y, &m, &d);
-  EXPECT_EQ(y, 2026);
-  EXPECT_EQ(m, 5u);
-  EXPECT_EQ(d, 1u);
-  for (int64_t days = -800000; days <= 800000; days += 97) {
-    civil_from_days(days, &y, &m, &d);
-    ASSERT_EQ(days_from_civil(y, m, d), days);
-  }
-}
-
-TEST(DateTimeHelpersTest, FormatAndParse) {
-  EXPECT_EQ(format_date(0), "1970-01-01");
-  EXPECT_EQ(format_date(-1), "1969-12-31");
-  EXPECT_EQ(format_date(-719162), "0001-01-01");
-  EXPECT_EQ(format_date(-719528), "0000-01-01");
-  EXPECT_EQ(format_date(-719529), "-0001-12-31");
-  EXPECT_EQ(format_date(2932897), "+10000-01-01");
-  EXPECT_EQ(*parse_date("+10000-01-01"), 2932897);
-  EXPECT_EQ(*parse_date("-0001-12-31"), -719529);
-  EXPECT_FALSE(parse_date("10000-01-01").ok());
-  EXPECT_FALSE(parse_date("2017-11-16x").ok());
-
-  EXPECT_EQ(format_time(0), "00:00:00.000000");
-  EXPECT_EQ(format_time(81068000000), "22:31:08.000000");
-  EXPECT_EQ(format_time(81068123456), "22:31:08.123456");
-  EXPECT_EQ(*parse_time("22:31:08.123456"), 81068123456);
-  EXPECT_EQ(*parse_time("22:31:08.123456789"), 81068123456);
-  EXPECT_EQ(*parse_time("00:00:00.5"), 500000);
-
-  EXPECT_EQ(format_timestamp(0, false), "1970-01-01T00:00:00.000000");
-  EXPECT_EQ(format_timestamp(-1, false), "1969-12-31T23:59:59.999999");
-  EXPECT_EQ(format_timestamp(-1, true), "1969-12-31T23:59:59.999999+00:00");
-  EXPECT_EQ(format_timestamp_ns(-1, false), "1969-12-31T23:59:59.999999999");
-  EXPECT_EQ(format_timestamp_ns(1510871468123456789, true), "2017-11-16T22:31:08.123456789+00:00");
-  EXPECT_EQ(*parse_timestamp("1969-12-31T23:59:59.999999", false), -1);
-  EXPECT_EQ(*parse_timestamp("1969-12-31T23:59:59.9999999", false), -1);  // floor to micros
-  EXPECT_EQ(*parse_timestamp("2017-11-16T14:31:08-08:00", true), 1510871468000000);
-  EXPECT_EQ(*parse_timestamp("2017-11-16T14:31:08-0800", true), 1510871468000000);
-  EXPECT_EQ(*parse_timestamp("2017-11-16T22:31:08z", true), 1510871468000000);
-  EXPECT_EQ(*parse_timestamp_ns("1969-12-31T23:59:59.999999999", false), -1);
-  EXPECT_EQ(parse_timestamp("2017-11-16T14:31:08-08:00", false).status().kind(),
-            ErrorKind::kInvalidData);
-  EXPECT_FALSE(parse_timestamp_ns("2300-01-01T00:00:00", false).ok());  // beyond int64 nanos
-  EXPECT_FALSE(parse_timestamp("2017-11-16T14:31:08+25:00", true).ok());
-}
-
-TEST(DecimalHelpersTest, FormatAndParse) {
-  EXPECT_EQ(format_decimal(1420, 2), "14.20");
-  EXPECT_EQ(format_decimal(-1420, 2), "-14.20");
-  EXPECT_EQ(format_decimal(5, 2), "0.05");
-  EXPECT_EQ(format_decimal(-5, 3), "-0.005");
-  EXPECT_EQ(format_decimal(0, 2), "0.00");
-  EXPECT_EQ(format_decimal(7, 0), "7");
-  EXPECT_EQ(format_decimal(2, -20), "2E+20");
-  EXPECT_EQ(format_decimal(123, -2), "1.23E+4");
-  EXPECT_EQ(format_decimal(-123, -2), "-1.23E+4");
-  EXPECT_TRUE(*parse_decimal("14.20", 2) == 1420);
-  EXPECT_TRUE(*parse_decimal("14.2", 2) == 1420);    // exact: padded
-  EXPECT_TRUE(*parse_decimal("14.200", 2) == 1420);  // exact: only zeros dropped
-  EXPECT_TRUE(*parse_decimal("-0.05", 2) == -5);
-  EXPECT_TRUE(*parse_decimal("2E+20", -20) == 2);
-  EXPECT_TRUE(*parse_decimal("1.23E+4", -2) == 123);
-  EXPECT_TRUE(*parse_decimal("1E-2", 2) == 1);
-  EXPECT_FALSE(parse_decimal("14.201", 2).ok());
-  EXPECT_FALSE(parse_decimal("1.2.3", 2).ok());
-  EXPECT_FALSE(parse_decimal("", 2).ok());
-  EXPECT_FALSE(parse_decimal("1e", 2).ok());
-  EXPECT_FALSE(parse_decimal("123456789012345678901234567890123456789", 0).ok());  // 39 digits
 }
 
 // ---------------------------------------------------------------------------------------------

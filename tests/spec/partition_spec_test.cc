@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/util/date_time_text.h"
 #include "test_support.h"
 
 namespace floe {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "floe/util/date_time_text.h"
 #include "floe/util/utf8.h"
 
 namespace floe {

@@ -6,6 +6,7 @@
 #include <random>
 
 #include "floe/spec/transform.h"
+#include "floe/util/date_time_text.h"
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/functions/function_internal.h"
 

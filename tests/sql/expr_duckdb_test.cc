@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "floe/util/date_time_text.h"
+#include "floe/util/decimal.h"
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/functions/function_internal.h"
 #include "test_support.h"

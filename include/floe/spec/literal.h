@@ -3,7 +3,6 @@
 // (defaults, REST). Nested values (struct, list, map) exist for v3 defaults and JSON.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -12,22 +11,14 @@
 #include <variant>
 #include <vector>
 
+#include "floe/util/int128.h"
 #include "floe/util/result.h"
+#include "floe/util/uuid.h"
 
 namespace floe {
 
 class Type;
 using TypePtr = std::shared_ptr<const Type>;
-
-using int128_t = __int128;
-
-struct Uuid {
-  std::array<uint8_t, 16> bytes{};  // big-endian (the order of the textual form)
-  bool operator==(const Uuid&) const = default;
-  auto operator<=>(const Uuid&) const = default;
-  std::string to_string() const;  // lowercase 8-4-4-4-12
-  static Result<Uuid> parse(std::string_view text);
-};
 
 class Literal {
  public:
@@ -108,25 +99,5 @@ struct Literal::Nested {
   std::vector<Literal> first;   // struct fields, list elements, map keys
   std::vector<Literal> second;  // map values
 };
-
-// Date/time text helpers shared by literals, partition paths and the CLI.
-std::string format_date(int32_t days);    // 2017-11-16
-std::string format_time(int64_t micros);  // 22:31:08.123456 (fraction trimmed? no: 6 digits)
-std::string format_timestamp(int64_t micros, bool tz);  // 2017-11-16T22:31:08.123456[+00:00]
-std::string format_timestamp_ns(int64_t nanos, bool tz);
-Result<int32_t> parse_date(std::string_view text);
-Result<int64_t> parse_time(std::string_view text);                // micros
-Result<int64_t> parse_timestamp(std::string_view text, bool tz);  // micros; tz accepts offsets
-Result<int64_t> parse_timestamp_ns(std::string_view text, bool tz);
-// Civil-date conversion (proleptic Gregorian, floor semantics for negatives).
-int32_t days_from_civil(int64_t year, unsigned month, unsigned day);
-void civil_from_days(int64_t days, int64_t* year, unsigned* month, unsigned* day);
-
-// Decimal text: unscaled 1420, scale 2 -> "14.20"; negative scale -> scientific ("2E+20").
-std::string format_decimal(int128_t unscaled, int scale);
-Result<int128_t> parse_decimal(std::string_view text, int scale);  // exact; rejects extra digits
-// Minimal big-endian two's-complement bytes (14.20 -> 05 8C) and back.
-std::string decimal_to_bytes(int128_t unscaled);
-int128_t decimal_from_bytes(std::string_view bytes);
 
 }  // namespace floe

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "floe/util/decimal.h"
 #include "format/parquet/column_decoder_internal.h"
 #include "format/parquet/encoding_internal.h"
 

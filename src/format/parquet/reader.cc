@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 
+#include "floe/util/decimal.h"
 #include "floe/util/thread_pool.h"
 #include "format/parquet/column_decoder_internal.h"
 #include "format/parquet/schema_internal.h"

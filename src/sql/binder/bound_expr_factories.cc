@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "floe/read/batch_ops.h"
+#include "floe/util/decimal.h"
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/functions/function_internal.h"
 #include "sql/functions/like_matcher_internal.h"

@@ -2,6 +2,7 @@
 // to the scalar functions of sql/exec/bound_expr_internal.h, aggregates to their computed columns.
 #include <fmt/format.h>
 
+#include "floe/util/decimal.h"
 #include "floe/util/strings.h"
 #include "sql/binder/aggregate_binder_internal.h"
 #include "sql/binder/binder_internal.h"

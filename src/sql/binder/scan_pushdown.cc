@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "floe/expr/expression.h"
+#include "floe/util/decimal.h"
 #include "floe/util/strings.h"
 #include "sql/binder/binder_internal.h"
 

@@ -8,8 +8,11 @@
 #include <cstdlib>
 
 #include "floe/read/batch_ops.h"
+#include "floe/util/calendar.h"
+#include "floe/util/date_time_text.h"
+#include "floe/util/decimal.h"
+#include "floe/util/float_text.h"
 #include "floe/util/uuid.h"
-#include "spec/literal_internal.h"
 #include "sql/functions/function_internal.h"
 
 namespace floe::sql::internal {
@@ -192,10 +195,10 @@ void value_text(const ColumnVector& col, int64_t row, std::string* out) {
       fmt::format_to(std::back_inserter(*out), "{}", col.raw<int64_t>()[row]);
       return;
     case TypeId::kFloat:
-      out->append(spec_internal::java_float_to_string(col.raw<float>()[row]));
+      out->append(java_float_to_string(col.raw<float>()[row]));
       return;
     case TypeId::kDouble:
-      out->append(spec_internal::java_double_to_string(col.raw<double>()[row]));
+      out->append(java_double_to_string(col.raw<double>()[row]));
       return;
     case TypeId::kDecimal:
       append_decimal(col.raw<int128>()[row], col.type()->scale(), out);

@@ -4,6 +4,8 @@
 #include <chrono>
 
 #include "floe/spec/transform.h"
+#include "floe/util/calendar.h"
+#include "floe/util/decimal.h"
 #include "sql/functions/function_internal.h"
 
 namespace floe::sql::internal {

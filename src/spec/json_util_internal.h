@@ -11,7 +11,7 @@
 
 #include "floe/util/result.h"
 
-namespace floe::json_util {
+namespace floe::internal {
 
 using json = nlohmann::json;
 
@@ -175,4 +175,4 @@ class Obj {
   std::string path_;
 };
 
-}  // namespace floe::json_util
+}  // namespace floe::internal

@@ -9,7 +9,7 @@
 
 #include "floe/spec/table_metadata.h"
 
-namespace floe::spec_json {
+namespace floe::internal {
 
 // default_id: the schema id to use when "schema-id" is absent (v1), or nullopt to require it.
 Result<SchemaPtr> parse_schema(const nlohmann::json& j, const std::string& path,
@@ -31,4 +31,4 @@ nlohmann::ordered_json sort_order_json(const SortOrder& order);
 // Parses JSON text; a syntax error names `what` and the byte offset.
 Result<nlohmann::json> parse_text(std::string_view text, const char* what);
 
-}  // namespace floe::spec_json
+}  // namespace floe::internal
