@@ -1,4 +1,4 @@
-// The evaluators scan planning runs over manifest metadata (iceberg-spec-notes §8):
+// The evaluators scan planning runs over manifest metadata (Iceberg spec, Scan Planning):
 // - ManifestEvaluator: can any row of a manifest match, from its partition field summaries?
 // - InclusiveMetricsEvaluator: can any row of a file match, from its partition value and
 //   column metrics (bounds, value/null/NaN counts)?

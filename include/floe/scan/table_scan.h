@@ -1,4 +1,4 @@
-// Scan planning (spec "Scan Planning", iceberg-spec-notes §8): from a snapshot's manifest list
+// Scan planning (Iceberg spec, Scan Planning): from a snapshot's manifest list
 // to file scan tasks, without listing storage.
 //   1. pick the snapshot (current, id, ref, or time) and read its manifest list;
 //   2. skip manifests whose partition summaries cannot match (each manifest with its own spec);
