@@ -9,6 +9,7 @@
 
 #include "floe/io/fault_injecting_file_io.h"
 #include "floe/manifest/manifest_list_reader.h"
+#include "floe/manifest/manifest_reader.h"
 #include "floe/table/table.h"
 #include "test_support.h"
 
