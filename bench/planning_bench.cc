@@ -13,11 +13,12 @@
 
 #include "bench_support.h"
 #include "floe/expr/parser.h"
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
+#include "floe/scan/delete_index.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
-#include "scan/delete_index.h"
 
 namespace floe {
 namespace {

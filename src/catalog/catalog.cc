@@ -6,6 +6,7 @@
 
 #include "catalog/catalog_internal.h"
 #include "floe/spec/metadata_file.h"
+#include "floe/spec/table_properties.h"
 #include "floe/util/uuid.h"
 
 namespace floe {
@@ -63,7 +64,8 @@ std::string next_metadata_location(const TableMetadata& metadata, std::string_vi
         slash == std::string_view::npos ? base_location : base_location.substr(slash + 1));
     version = base_version ? *base_version + 1 : 1;
   }
-  std::string dir = metadata.property("write.metadata.path");
+  std::string dir = table_properties::string_property(metadata.properties,
+                                                      table_properties::kWriteMetadataLocation);
   if (dir.empty()) dir = join_path(metadata.location, "metadata");
   return join_path(dir, fmt::format("{:05d}-{}.metadata.json", version, random_uuid()));
 }

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "floe/catalog/catalog.h"
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
 
 namespace floe {

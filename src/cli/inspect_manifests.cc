@@ -7,6 +7,7 @@
 #include "cli/cli_internal.h"
 #include "cli/text_table_internal.h"
 #include "floe/io/relocating_file_io.h"
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/table_metadata.h"
 #include "floe/spec/type.h"

@@ -4,10 +4,10 @@
 
 #include "floe/format/avro/data_reader.h"
 #include "floe/format/parquet/reader.h"
+#include "floe/scan/delete_index.h"
 #include "floe/util/strings.h"
 #include "format/parquet/column_decoder_internal.h"
 #include "format/parquet/schema_internal.h"
-#include "scan/delete_index.h"
 
 namespace floe {
 

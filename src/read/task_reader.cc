@@ -12,10 +12,10 @@
 #include "floe/format/parquet/reader.h"
 #include "floe/read/batch_ops.h"
 #include "floe/read/position_delete_file.h"
+#include "floe/scan/delete_index.h"
 #include "floe/scan/evaluators.h"
 #include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
-#include "scan/delete_index.h"
 
 namespace floe {
 

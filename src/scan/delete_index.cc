@@ -1,6 +1,4 @@
-#include "scan/delete_index.h"
-
-#include <sys/mman.h>
+#include "floe/scan/delete_index.h"
 
 #include <algorithm>
 #include <cmath>
@@ -89,8 +87,6 @@ void copy_file_without_stats(const DataFile& from, DataFile* to) {
 
 namespace {
 
-constexpr size_t kFirstBlock = 16 * 1024;
-
 // The usual spellings of file formats, so that they take no bytes per delete file (index 0:
 // another spelling, kept in the extras).
 constexpr std::string_view kFormats[] = {"",     "PARQUET", "parquet", "puffin", "PUFFIN",
@@ -119,89 +115,14 @@ bool is_deletion_vector(const DeleteFile& f) {
 
 }  // namespace
 
-BigBlock::BigBlock(size_t bytes) : size_(bytes) {
-#ifdef MADV_HUGEPAGE
-  if (bytes >= kHuge) {
-    // Over-map by 2 MB and trim to an aligned range: huge pages need aligned addresses.
-    size_t length = bytes + kHuge;
-    void* p = mmap(nullptr, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p != MAP_FAILED) {
-      uintptr_t start = reinterpret_cast<uintptr_t>(p);
-      uintptr_t aligned = (start + kHuge - 1) & ~(uintptr_t{kHuge} - 1);
-      if (aligned > start) munmap(p, aligned - start);
-      size_t tail = start + length - (aligned + bytes);
-      if (tail > 0) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-      data_ = reinterpret_cast<char*>(aligned);
-      mapped_ = bytes;
-      madvise(data_, bytes, MADV_HUGEPAGE);
-      return;
-    }
-  }
-#endif
-  data_ = static_cast<char*>(std::malloc(bytes));
-  if (data_ == nullptr) throw std::bad_alloc();
-}
-
-BigBlock::~BigBlock() {
-  if (data_ == nullptr) return;
-#ifdef MADV_HUGEPAGE
-  if (mapped_ > 0) {
-    munmap(data_, mapped_);
-    return;
-  }
-#endif
-  std::free(data_);
-}
-
-BigBlock& BigBlock::operator=(BigBlock&& o) noexcept {
-  if (this != &o) {
-    this->~BigBlock();
-    data_ = o.data_;
-    size_ = o.size_;
-    mapped_ = o.mapped_;
-    o.data_ = nullptr;
-  }
-  return *this;
-}
-
-char* DeleteFileStrings::allocate(size_t bytes, size_t align) {
-  size_t pad = (align - reinterpret_cast<uintptr_t>(at_) % align) % align;
-  if (at_ == nullptr || pad + bytes > left_) {
-    // Blocks double up to 2 MB: small manifests stay small.
-    size_t size =
-        blocks_.empty() ? kFirstBlock : std::min(BigBlock::kHuge, blocks_.back().size() * 2);
-    size = std::max(size, bytes + align);
-    blocks_.emplace_back(size);
-    at_ = blocks_.back().data();
-    left_ = size;
-    pad = (align - reinterpret_cast<uintptr_t>(at_) % align) % align;
-  }
-  char* out = at_ + pad;
-  at_ += pad + bytes;
-  left_ -= pad + bytes;
-  return out;
-}
-
 std::span<DeleteFile> DeleteFileStrings::records(size_t n) {
-  auto* out = reinterpret_cast<DeleteFile*>(allocate(n * sizeof(DeleteFile), alignof(DeleteFile)));
+  auto* out =
+      reinterpret_cast<DeleteFile*>(arena_.allocate(n * sizeof(DeleteFile), alignof(DeleteFile)));
   static_assert(std::is_trivially_destructible_v<DeleteFile>);
   return {out, n};
 }
 
-std::string_view DeleteFileStrings::copy(std::string_view s) {
-  if (s.empty()) return {};
-  char* out = allocate(s.size(), 1);
-  std::memcpy(out, s.data(), s.size());
-  return {out, s.size()};
-}
-
-template <typename T>
-std::span<const T> DeleteFileStrings::copy_array(const std::vector<T>& v) {
-  if (v.empty()) return {};
-  T* out = reinterpret_cast<T*>(allocate(v.size() * sizeof(T), alignof(T)));
-  std::memcpy(out, v.data(), v.size() * sizeof(T));
-  return {out, v.size()};
-}
+std::string_view DeleteFileStrings::copy(std::string_view s) { return arena_.copy(s); }
 
 std::span<const Literal> DeleteFileStrings::partition(const std::vector<Literal>& values) {
   if (values.empty()) return {};
@@ -501,7 +422,7 @@ void DeleteFileIndex::finish() {
   if (path_entries_ == 0) return;
   size_t capacity = 16;
   while (capacity * 2 < path_entries_ * 3) capacity *= 2;
-  slot_memory_ = BigBlock(capacity * sizeof(uint64_t));
+  slot_memory_ = HugePageBlock(capacity * sizeof(uint64_t));
   slots_ = {reinterpret_cast<uint64_t*>(slot_memory_.data()), capacity};
   std::fill(slots_.begin(), slots_.end(), kEmpty);
   const size_t mask = capacity - 1;

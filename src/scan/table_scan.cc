@@ -11,25 +11,17 @@
 #include <thread>
 #include <unordered_map>
 
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
+#include "floe/scan/delete_index.h"
 #include "floe/scan/evaluators.h"
+#include "floe/spec/table_properties.h"
 #include "floe/util/date_time_text.h"
 #include "floe/util/thread_pool.h"
-#include "scan/delete_index.h"
 
 namespace floe {
 
 namespace {
-
-int64_t int_property(const TableMetadata& t, const char* key, int64_t fallback) {
-  auto it = t.properties.find(key);
-  if (it == t.properties.end()) return fallback;
-  try {
-    return std::stoll(it->second);
-  } catch (...) {
-    return fallback;
-  }
-}
 
 // Everything planning needs for one partition spec, built once per scan.
 struct SpecContext {
@@ -513,14 +505,19 @@ Result<std::vector<FileScanTask>> TableScan::plan_files() {
 TableScan::SplitSettings TableScan::split_settings() const {
   const TableMetadata& t = *table_;
   SplitSettings s;
-  s.target = options_.split_target_size > 0 ? options_.split_target_size
-                                            : int_property(t, "read.split.target-size", 134217728);
-  s.open_cost = options_.split_open_file_cost >= 0
-                    ? options_.split_open_file_cost
-                    : int_property(t, "read.split.open-file-cost", 4194304);
-  int lookback = options_.split_lookback > 0
-                     ? options_.split_lookback
-                     : static_cast<int>(int_property(t, "read.split.planning-lookback", 10));
+  s.target = options_.split_target_size > 0
+                 ? options_.split_target_size
+                 : table_properties::int_property(t.properties, table_properties::kSplitSize,
+                                                  table_properties::kSplitSizeDefault);
+  s.open_cost =
+      options_.split_open_file_cost >= 0
+          ? options_.split_open_file_cost
+          : table_properties::int_property(t.properties, table_properties::kSplitOpenFileCost,
+                                           table_properties::kSplitOpenFileCostDefault);
+  int lookback = options_.split_lookback > 0 ? options_.split_lookback
+                                             : static_cast<int>(table_properties::int_property(
+                                                   t.properties, table_properties::kSplitLookback,
+                                                   table_properties::kSplitLookbackDefault));
   s.lookback = std::max(1, lookback);
   return s;
 }

@@ -1,14 +1,20 @@
 // Shared pieces of the metadata tables: field builders, partition types across specs, snapshot
-// resolution and the per-table readers (metadata_tables_manifests.cc, metadata_tables_files.cc).
+// resolution, value coercion (metadata_tables_common.cc) and the schema and reader of each
+// table family (metadata_tables_{snapshots,manifests,files,partitions}.cc).
 #pragma once
 
+#include <algorithm>
+#include <functional>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "floe/manifest/manifest.h"
 #include "floe/table/metadata_tables.h"
+#include "floe/util/thread_pool.h"
 
-namespace floe::meta_internal {
+namespace floe::internal {
 
 inline NestedField opt(int32_t id, std::string name, TypePtr type) {
   NestedField f;
@@ -50,6 +56,80 @@ Literal coerce_literal(const Literal& value, const TypePtr& to);
 // else appended as null.
 void append_coerced(ColumnVector& col, const Literal& value);
 
+template <typename T>
+void append_opt(ColumnVector& col, const std::optional<T>& v) {
+  if (v) {
+    col.append_fixed<T>(*v);
+  } else {
+    col.append_null();
+  }
+}
+
+// Maps the partition tuple of each spec onto the table-wide partition type.
+class PartitionCoercer {
+ public:
+  PartitionCoercer(const TableMetadata& m, TypePtr partition_type)
+      : m_(m), type_(std::move(partition_type)) {}
+
+  // For each field of the table partition type, the position in the spec's tuple or -1.
+  const std::vector<int>& positions(int32_t spec_id, const PartitionSpec* file_spec) {
+    auto it = cache_.find(spec_id);
+    if (it != cache_.end()) return it->second;
+    const PartitionSpec* spec = m_.spec_by_id(spec_id);
+    if (spec == nullptr) spec = file_spec;
+    std::vector<int> pos(type_->fields().size(), -1);
+    for (size_t j = 0; j < pos.size() && spec; ++j) {
+      for (size_t i = 0; i < spec->fields().size(); ++i) {
+        if (spec->fields()[i].field_id == type_->fields()[j].id) pos[j] = static_cast<int>(i);
+      }
+    }
+    return cache_.emplace(spec_id, std::move(pos)).first->second;
+  }
+
+  std::vector<Literal> coerce(const DataFile& f, const PartitionSpec* file_spec) {
+    const std::vector<int>& pos = positions(f.spec_id, file_spec);
+    std::vector<Literal> out;
+    out.reserve(pos.size());
+    for (size_t j = 0; j < pos.size(); ++j) {
+      const TypePtr& t = type_->fields()[j].type;
+      int p = pos[j];
+      out.push_back(p >= 0 && static_cast<size_t>(p) < f.partition.size()
+                        ? coerce_literal(f.partition[p], t)
+                        : Literal::null(t));
+    }
+    return out;
+  }
+
+  const TypePtr& type() const { return type_; }
+
+ private:
+  const TableMetadata& m_;
+  TypePtr type_;
+  std::unordered_map<int32_t, std::vector<int>> cache_;
+};
+
+// Appends a partition tuple coerced by PartitionCoercer as one struct value.
+void append_partition(ColumnVector& col, const std::vector<Literal>& values);
+
+// Runs `fn(i)` for every manifest on a pool, `chunk` manifests at a time, then hands the
+// chunk's results to `emit` in manifest order (bounded memory, ordered output).
+template <typename R>
+Status for_manifests_in_order(size_t n, int threads, const std::function<Result<R>(size_t)>& fn,
+                              const std::function<Status(R&&)>& emit) {
+  ThreadPool pool(threads);
+  const size_t chunk = static_cast<size_t>(pool.size()) * 4;
+  for (size_t begin = 0; begin < n; begin += chunk) {
+    const size_t end = std::min(n, begin + chunk);
+    std::vector<std::optional<R>> results(end - begin);
+    FLOE_TRY(pool.parallel_for(end - begin, [&](size_t i) -> Status {
+      results[i] = FLOE_TRY(fn(begin + i));
+      return Status::OK();
+    }));
+    for (auto& r : results) FLOE_TRY(emit(std::move(*r)));
+  }
+  return Status::OK();
+}
+
 // Schemas.
 SchemaPtr snapshots_schema();
 SchemaPtr history_schema();
@@ -61,6 +141,14 @@ Result<SchemaPtr> entries_schema(const TableMetadata& metadata);
 Result<SchemaPtr> partitions_schema(const TableMetadata& metadata);
 
 // Readers.
+Status scan_snapshots(const TableMetadata& m, const MetadataTableOptions& options,
+                      const MetadataBatchSink& sink);
+Status scan_history(const TableMetadata& m, const MetadataTableOptions& options,
+                    const MetadataBatchSink& sink);
+Status scan_metadata_log(const TableMetadata& m, const MetadataTableOptions& options,
+                         const MetadataBatchSink& sink);
+Status scan_refs(const TableMetadata& m, const MetadataTableOptions& options,
+                 const MetadataBatchSink& sink);
 Status scan_manifests_table(FileIO& io, const TableMetadata& metadata, bool all,
                             const MetadataTableOptions& options, const MetadataBatchSink& sink);
 Status scan_files_table(FileIO& io, const TableMetadata& metadata, MetadataTableType type,
@@ -68,4 +156,4 @@ Status scan_files_table(FileIO& io, const TableMetadata& metadata, MetadataTable
 Status scan_partitions_table(FileIO& io, const TableMetadata& metadata,
                              const MetadataTableOptions& options, const MetadataBatchSink& sink);
 
-}  // namespace floe::meta_internal
+}  // namespace floe::internal

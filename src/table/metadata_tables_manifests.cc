@@ -4,11 +4,11 @@
 // bucket number for a bucket).
 #include <unordered_map>
 
-#include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/util/thread_pool.h"
 #include "table/metadata_tables_internal.h"
 
-namespace floe::meta_internal {
+namespace floe::internal {
 
 SchemaPtr manifests_schema(bool all) {
   auto make = [](bool all) {
@@ -177,4 +177,4 @@ Status scan_manifests_table(FileIO& io, const TableMetadata& metadata, bool all,
   return Status::OK();
 }
 
-}  // namespace floe::meta_internal
+}  // namespace floe::internal

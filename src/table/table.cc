@@ -58,7 +58,7 @@ Result<TableMetadata> new_table_metadata(const Schema& schema, const PartitionSp
                                          const SortOrder* sort_order, std::string location,
                                          std::map<std::string, std::string> properties,
                                          int format_version) {
-  auto fv = properties.find("format-version");
+  auto fv = properties.find(std::string(table_properties::kFormatVersion));
   if (format_version == 0) {
     format_version = 2;
     if (fv != properties.end()) {

@@ -8,7 +8,7 @@
 #include "floe/spec/table_metadata.h"
 #include "floe/util/result.h"
 
-namespace floe::table_internal {
+namespace floe::internal {
 
 inline int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -19,13 +19,9 @@ inline int64_t now_ms() {
 // `write.metadata.path`, else `<location>/metadata`.
 std::string metadata_dir(const TableMetadata& metadata);
 
-// An integer table property, or `fallback` when unset or malformed.
-int64_t int_property(const TableMetadata& metadata, const std::string& key, int64_t fallback);
-bool bool_property(const TableMetadata& metadata, const std::string& key, bool fallback);
-
 // Points branch `name` at `snapshot_id` (keeping the branch's retention settings) and, for
 // main, moves the current snapshot and records the move in the snapshot log at `log_ms`.
 void set_branch_head(TableMetadata& metadata, const std::string& name, int64_t snapshot_id,
                      int64_t log_ms);
 
-}  // namespace floe::table_internal
+}  // namespace floe::internal

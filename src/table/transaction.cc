@@ -6,36 +6,20 @@
 #include <set>
 #include <thread>
 
-#include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_list_reader.h"
+#include "floe/spec/table_properties.h"
 #include "floe/table/table.h"
-#include "table_internal.h"
+#include "table/table_internal.h"
 
 namespace floe {
 
-namespace table_internal {
+namespace internal {
 
 std::string metadata_dir(const TableMetadata& metadata) {
-  std::string dir = metadata.property("write.metadata.path");
+  std::string dir = table_properties::string_property(metadata.properties,
+                                                      table_properties::kWriteMetadataLocation);
   if (!dir.empty()) return dir;
   return join_path(metadata.location, "metadata");
-}
-
-int64_t int_property(const TableMetadata& metadata, const std::string& key, int64_t fallback) {
-  auto it = metadata.properties.find(key);
-  if (it == metadata.properties.end()) return fallback;
-  try {
-    return std::stoll(it->second);
-  } catch (...) {
-    return fallback;
-  }
-}
-
-bool bool_property(const TableMetadata& metadata, const std::string& key, bool fallback) {
-  auto it = metadata.properties.find(key);
-  if (it == metadata.properties.end()) return fallback;
-  std::string v = it->second;
-  std::transform(v.begin(), v.end(), v.begin(), ::tolower);
-  return v == "true";
 }
 
 void set_branch_head(TableMetadata& metadata, const std::string& name, int64_t snapshot_id,
@@ -49,9 +33,9 @@ void set_branch_head(TableMetadata& metadata, const std::string& name, int64_t s
   metadata.snapshot_log.push_back({log_ms, snapshot_id});
 }
 
-}  // namespace table_internal
+}  // namespace internal
 
-using namespace table_internal;
+using namespace internal;
 
 bool is_ancestor_of(const TableMetadata& metadata, int64_t snapshot_id, int64_t ancestor_id) {
   const Snapshot* s = metadata.snapshot_by_id(snapshot_id);
@@ -80,7 +64,9 @@ TableMetadata finalize(TableMetadata current, const TableMetadata& base,
   current.metadata_log = base.metadata_log;
   current.metadata_log.push_back({base.last_updated_ms, base_location});
   int64_t keep =
-      std::max<int64_t>(1, int_property(current, "write.metadata.previous-versions-max", 100));
+      std::max<int64_t>(1, table_properties::int_property(
+                               current.properties, table_properties::kMetadataPreviousVersionsMax,
+                               table_properties::kMetadataPreviousVersionsMaxDefault));
   if (static_cast<int64_t>(current.metadata_log.size()) > keep) {
     current.metadata_log.erase(current.metadata_log.begin(), current.metadata_log.end() - keep);
   }
@@ -129,8 +115,12 @@ bool landed(Table& table, const TableMetadata& next, const TableMetadata& base) 
 }
 
 std::chrono::milliseconds backoff(const TableMetadata& m, int attempt) {
-  int64_t min_wait = int_property(m, "commit.retry.min-wait-ms", 100);
-  int64_t max_wait = int_property(m, "commit.retry.max-wait-ms", 60000);
+  int64_t min_wait =
+      table_properties::int_property(m.properties, table_properties::kCommitMinRetryWaitMs,
+                                     table_properties::kCommitMinRetryWaitMsDefault);
+  int64_t max_wait =
+      table_properties::int_property(m.properties, table_properties::kCommitMaxRetryWaitMs,
+                                     table_properties::kCommitMaxRetryWaitMsDefault);
   double wait = static_cast<double>(min_wait) * std::pow(2.0, std::min(attempt, 30));
   wait = std::min(wait, static_cast<double>(max_wait));
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -189,8 +179,12 @@ Status Transaction::commit() {
     st.pending = *st.base;
     return error;
   };
-  int64_t retries = int_property(st.pending, "commit.retry.num-retries", 4);
-  int64_t total_ms = int_property(st.pending, "commit.retry.total-timeout-ms", 1800000);
+  int64_t retries =
+      table_properties::int_property(st.pending.properties, table_properties::kCommitNumRetries,
+                                     table_properties::kCommitNumRetriesDefault);
+  int64_t total_ms = table_properties::int_property(
+      st.pending.properties, table_properties::kCommitTotalRetryTimeMs,
+      table_properties::kCommitTotalRetryTimeMsDefault);
   auto start = std::chrono::steady_clock::now();
   for (int attempt = 0;; ++attempt) {
     TableMetadata next = finalize(st.pending, *st.base, st.base_location);
@@ -198,7 +192,9 @@ Status Transaction::commit() {
     if (committed.ok()) {
       // Superseded attempts' files go; when the committed ones cannot be listed, all stay.
       if (auto keep = committed_files(io, next, *st.base)) delete_all(io, all_written(), *keep);
-      if (bool_property(next, "write.metadata.delete-after-commit.enabled", false)) {
+      if (table_properties::bool_property(
+              next.properties, table_properties::kMetadataDeleteAfterCommitEnabled,
+              table_properties::kMetadataDeleteAfterCommitEnabledDefault)) {
         std::set<std::string> kept;
         for (const auto& e : next.metadata_log) kept.insert(e.metadata_file);
         for (const auto& e : st.base->metadata_log) {
@@ -255,7 +251,7 @@ struct UpdateProperties::Impl : PendingUpdate {
       m.properties.erase(key);
     }
     for (const auto& [key, value] : sets) {
-      if (key == "format-version") {
+      if (key == table_properties::kFormatVersion) {
         FLOE_TRY(upgrade(m, value));
         continue;
       }

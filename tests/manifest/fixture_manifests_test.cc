@@ -8,6 +8,7 @@
 
 #include "floe/format/avro/container.h"
 #include "floe/io/relocating_file_io.h"
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/metadata_file.h"
 #include "floe/spec/type.h"

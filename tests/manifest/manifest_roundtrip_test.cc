@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "floe/format/avro/generic.h"
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
 #include "floe/spec/table_metadata.h"

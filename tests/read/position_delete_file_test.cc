@@ -12,11 +12,11 @@
 
 #include "floe/format/parquet/writer.h"
 #include "floe/io/file_io.h"
+#include "floe/scan/delete_index.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
 #include "floe/write/delete_writer.h"
 #include "integration/fixture_readme.h"
-#include "scan/delete_index.h"
 
 namespace floe {
 namespace {

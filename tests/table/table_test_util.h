@@ -8,6 +8,7 @@
 #include <string>
 
 #include "floe/io/fault_injecting_file_io.h"
+#include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/table/table.h"
 #include "test_support.h"

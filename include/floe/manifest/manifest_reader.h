@@ -1,10 +1,9 @@
-// Reading manifest lists and manifests. Fields are matched to the model by Iceberg field id
-// (by name where a writer left ids out, including the legacy manifest-list names
-// added_data_files_count / existing_data_files_count / deleted_data_files_count), never by
-// position; fields the caller does not need are skipped without allocating. Entries inherit
-// their snapshot id and, when ADDED, their sequence numbers and first_row_id from the manifest
-// list entry. Manifests without Iceberg key-value metadata (re-encoded by avro-tools) are read
-// with the spec and content of the manifest list entry and the table's specs.
+// Reading manifests (manifest lists: manifest_list_reader.h). Fields are matched to the model
+// by Iceberg field id (by name where a writer left ids out), never by position; fields the
+// caller does not need are skipped without allocating. Entries inherit their snapshot id and,
+// when ADDED, their sequence numbers and first_row_id from the manifest list entry. Manifests
+// without Iceberg key-value metadata (re-encoded by avro-tools) are read with the spec and
+// content of the manifest list entry and the table's specs.
 #pragma once
 
 #include <functional>
@@ -23,22 +22,6 @@
 #include "floe/spec/table_metadata.h"
 
 namespace floe {
-
-// A manifest list and its header metadata.
-struct ManifestList {
-  std::vector<ManifestFile> manifests;
-  std::map<std::string, std::string> metadata;  // Avro header key-value metadata
-  avro::Codec codec = avro::Codec::kNull;
-};
-
-Result<ManifestList> read_manifest_list(FileIO& io, std::string_view path);
-// From the bytes of a manifest list file; `path` names it in errors.
-Result<ManifestList> parse_manifest_list(std::string bytes, std::string_view path);
-
-// The manifests of a snapshot: its manifest list, or for v1 snapshots with inline `manifests`
-// one ManifestFile per path (spec of the table's default, sequence numbers 0).
-Result<std::vector<ManifestFile>> snapshot_manifests(FileIO& io, const TableMetadata& table,
-                                                     const Snapshot& snapshot);
 
 struct ManifestReadOptions {
   // Read column_sizes, value/null/NaN counts and bounds. False skips them all.

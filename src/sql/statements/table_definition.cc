@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "floe/spec/table_properties.h"
 #include "floe/util/strings.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/statements/table_definition_internal.h"
@@ -147,7 +148,7 @@ Result<TableDefinition> table_definition(const ast::CreateTableStatement& s,
   for (const auto& [k, v] : s.options) def.properties[k] = v;
   for (const auto& [k, v] : s.properties) def.properties[k] = v;
   if (s.comment) def.properties["comment"] = *s.comment;
-  auto fv = def.properties.find("format-version");
+  auto fv = def.properties.find(std::string(table_properties::kFormatVersion));
   if (fv != def.properties.end()) {
     if (fv->second != "1" && fv->second != "2" && fv->second != "3") {
       return invalid_argument("unsupported format-version '{}' (1, 2 or 3)", fv->second);

@@ -1,10 +1,10 @@
-// Private: the delete-file index of one scan (iceberg-spec-notes §8 step 5). Matches delete
+// The delete-file index of one scan (Iceberg spec, Scan Planning: delete files). Matches delete
 // files to a data file by sequence number, spec and partition, and by referenced path:
 //   deletion vector      referenced_data_file == path, data seq <= dv seq; beats position files
 //   position deletes     data seq <= delete seq, same spec + partition, or scoped to the path
 //   equality deletes     data seq <  delete seq, same spec + partition, or global (unpartitioned)
 //
-// Built for millions of deletes (workload P3), where memory first touched costs more than the
+// Built for millions of deletes, where memory first touched costs more than the
 // matching: delete files are compact DeleteFiles (96 bytes plus their paths, copied once into
 // blocks shared per manifest), decoded and classified per manifest in parallel
 // (DeleteFileBuilder, prepare). Path-scoped deletes (DVs, file-scoped position files) are found
@@ -29,6 +29,8 @@
 
 #include "floe/manifest/manifest_reader.h"
 #include "floe/scan/table_scan.h"
+#include "floe/util/huge_page_allocator.h"
+#include "floe/util/string_arena.h"
 #include "floe/util/thread_pool.h"
 
 namespace floe {
@@ -70,29 +72,6 @@ class ChunkArena {
 // A copy of a data file's description without the column metrics.
 void copy_file_without_stats(const DataFile& from, DataFile* to);
 
-// Memory for the delete index's large arrays. Blocks of 2 MB and more are mapped with
-// transparent huge pages where the kernel offers them (madvise mode): touching fresh 4 KB pages
-// costs 5-25 us each on virtual machines, which for the ~600 MB of millions of deletes was
-// most of the planning time.
-class BigBlock {
- public:
-  static constexpr size_t kHuge = size_t{2} << 20;
-  BigBlock() = default;
-  explicit BigBlock(size_t bytes);
-  ~BigBlock();
-  BigBlock(BigBlock&& o) noexcept : data_(o.data_), size_(o.size_), mapped_(o.mapped_) {
-    o.data_ = nullptr;
-  }
-  BigBlock& operator=(BigBlock&& o) noexcept;
-  char* data() const { return data_; }
-  size_t size() const { return size_; }
-
- private:
-  char* data_ = nullptr;
-  size_t size_ = 0;
-  size_t mapped_ = 0;  // the whole mapping (data_ is 2 MB-aligned inside it); 0 = malloc
-};
-
 // What the DeleteFile views of one manifest point into: the DeleteFile records themselves and
 // their path bytes in blocks growing to 2 MB, partition tuples (consecutive equal ones shared),
 // and the rarely set fields.
@@ -105,16 +84,15 @@ class DeleteFileStrings {
   std::span<DeleteFile> records(size_t n);
   std::string_view copy(std::string_view s);
   template <typename T>
-  std::span<const T> copy_array(const std::vector<T>& v);
+  std::span<const T> copy_array(const std::vector<T>& v) {
+    return arena_.copy_array(v);
+  }
   std::span<const Literal> partition(const std::vector<Literal>& values);
   DeleteFile::Extras* extras() { return &extras_.emplace_back(); }
   const DataFile* details(const DataFile& from);
 
  private:
-  char* allocate(size_t bytes, size_t align);
-  std::vector<BigBlock> blocks_;
-  char* at_ = nullptr;
-  size_t left_ = 0;
+  StringArena arena_;
   std::deque<std::vector<Literal>> partitions_;
   std::deque<DeleteFile::Extras> extras_;
   std::deque<DataFile> details_;
@@ -248,7 +226,7 @@ class DeleteFileIndex {
   std::vector<Chunk> chunks_;
   size_t size_ = 0;
   size_t path_entries_ = 0;
-  BigBlock slot_memory_;
+  HugePageBlock slot_memory_;
   std::span<uint64_t> slots_;                    // open addressing over path-scoped deletes
   std::unordered_map<uint32_t, uint32_t> next_;  // id -> an older id for the same path
   std::unordered_map<std::string, Partitioned> positions_by_partition_;

@@ -1,0 +1,142 @@
+// The core of every snapshot update (see floe/table/snapshot_producer.h): the producer class the
+// handles configure, whose parts live in snapshot_producer.cc (apply, delete filtering),
+// manifest_merge.cc, commit_validation.cc and snapshot_summary.cc.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "floe/expr/projection.h"
+#include "floe/manifest/manifest.h"
+#include "floe/manifest/manifest_writer.h"
+#include "floe/table/snapshot_producer.h"
+#include "floe/table/table.h"
+#include "floe/util/uuid.h"
+#include "table/snapshot_summary_internal.h"
+#include "table/table_internal.h"
+
+namespace floe {
+
+enum class ProducerKind { kFastAppend, kMergeAppend, kOverwrite, kDelete, kReplacePartitions };
+
+namespace internal {
+
+int64_t random_snapshot_id();
+// The head of `branch` (main's head when the branch does not exist yet).
+const Snapshot* branch_head(const TableMetadata& m, const std::string& branch);
+Result<SchemaPtr> current_schema(const TableMetadata& m);
+Result<PartitionSpecPtr> spec_ptr(const TableMetadata& m, int32_t spec_id);
+// Looks a partition source field up in `partition` (values in the order of spec's fields).
+FieldLookup partition_lookup(const PartitionSpec& spec, const std::vector<Literal>& partition);
+
+}  // namespace internal
+
+// The core of every snapshot update (see snapshot_producer.h).
+class SnapshotProducer : public PendingUpdate {
+ public:
+  SnapshotProducer(ProducerKind kind, FileIOPtr io)
+      : kind_(kind), io_(std::move(io)), commit_uuid_(random_uuid()) {}
+
+  Result<TableMetadata> apply(const TableMetadata& base) override;
+  std::vector<std::string> written_files() const override { return written_; }
+  void discard_written_files() override {
+    staged_ = false;  // dropped from its transaction: may be committed again
+    written_.clear();
+    cached_new_.clear();
+    filtered_cache_.clear();
+    merged_cache_.clear();
+  }
+
+  int64_t snapshot_id() {
+    if (!snapshot_id_) snapshot_id_ = internal::random_snapshot_id();
+    return *snapshot_id_;
+  }
+
+  ProducerKind kind_;
+  FileIOPtr io_;
+  std::string branch_ = kMainBranch;
+  std::map<std::string, std::string> extra_summary_;
+  std::vector<DataFile> added_;
+  std::set<std::string> delete_paths_;
+  bool fail_missing_deletes_ = false;
+  ExprPtr delete_filter_;
+  bool case_sensitive_ = true;
+  std::optional<int64_t> validate_from_;
+  ExprPtr conflict_filter_;
+  bool validate_no_conflicting_data_ = false;
+  bool validate_added_match_filter_ = false;
+  bool fail_any_delete_ = false;
+  bool staged_ = false;
+
+ private:
+  struct FilterEvaluators {
+    ExprPtr strict_partition, inclusive_partition;
+  };
+  struct Context {
+    const TableMetadata* base;
+    SchemaPtr schema;
+    int64_t snapshot_id;
+    internal::SummaryBuilder summary;
+    ExprPtr bound_filter;
+    std::map<int32_t, FilterEvaluators> evaluators;
+    std::set<std::pair<int32_t, std::string>> replaced;  // spec id, partition path
+    std::set<int32_t> replaced_all;                      // unpartitioned specs replaced
+    std::set<std::string> found_paths;
+    int64_t replaced_manifests = 0;  // rewritten by filtering or merged
+  };
+
+  std::string manifest_path(const TableMetadata& base) {
+    std::string path = join_path(internal::metadata_dir(base),
+                                 fmt::format("{}-m{}.avro", commit_uuid_, manifest_count_++));
+    written_.push_back(path);  // before writing: a failed write may still leave a file
+    return path;
+  }
+  ManifestWriterOptions writer_options(const TableMetadata& base, int64_t target) const {
+    ManifestWriterOptions o;
+    o.format_version = base.format_version;
+    o.snapshot_id = *snapshot_id_;
+    o.target_size_bytes = target;
+    return o;
+  }
+  bool deletes_configured() const {
+    return !delete_paths_.empty() || delete_filter_ ||
+           (kind_ == ProducerKind::kReplacePartitions && !added_.empty());
+  }
+
+  Result<std::vector<ManifestFile>> new_manifests(Context& ctx);
+  Result<std::vector<ManifestFile>> filter_manifests(Context& ctx,
+                                                     std::vector<ManifestFile> manifests);
+  Result<bool> should_delete(Context& ctx, const PartitionSpec& spec, const DataFile& file);
+  bool skip_manifest(Context& ctx, const PartitionSpec& spec, const ManifestFile& manifest);
+  Status validate_added_files(const Context& ctx);
+  Result<std::vector<ManifestFile>> merge_manifests(Context& ctx,
+                                                    std::vector<ManifestFile> manifests,
+                                                    size_t new_count);
+  Result<ManifestFile> merge_bin(Context& ctx, int32_t spec_id,
+                                 const std::vector<ManifestFile>& bin);
+  Status validate(const TableMetadata& base, const Snapshot* parent);
+  std::string operation(const internal::SummaryBuilder& summary) const;
+
+  std::string commit_uuid_;
+  std::optional<int64_t> snapshot_id_;
+  int list_attempt_ = 0;
+  std::atomic<int> manifest_count_{0};
+  std::vector<ManifestFile> cached_new_;
+  // Rewrites depend only on their inputs, so retries reuse them (Java caches both too).
+  struct Filtered {
+    std::vector<ManifestFile> manifests;
+    std::vector<std::pair<int32_t, DataFile>> removed;  // spec id, file
+    std::set<std::string> found_paths;
+  };
+  std::map<std::string, Filtered> filtered_cache_;
+  std::map<std::vector<std::string>, ManifestFile> merged_cache_;
+  std::vector<std::string> written_;
+};
+
+}  // namespace floe
