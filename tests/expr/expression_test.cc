@@ -29,22 +29,21 @@ ExprPtr pred(std::string column, Operation op, std::vector<Literal> literals = {
 }
 Literal str(std::string v) { return Literal::string(std::move(v)); }
 Literal lng(int64_t v) { return Literal::int64(v); }
-Literal dbl(double v) { return Literal::float64(v); }
 
-ExprPtr parse_bind(const ExprPtr& filter) {
+ExprPtr bound(const ExprPtr& filter) {
   auto bound = bind_expression(filter, schema(), false);
   EXPECT_TRUE(bound.ok()) << bound.status().to_string();
   return bound.ok() ? *bound : always_false();
 }
 
 std::string inclusive(const ExprPtr& filter, const PartitionSpec& spec) {
-  auto p = project_inclusive(parse_bind(filter), spec, schema());
+  auto p = project_inclusive(bound(filter), spec, schema());
   EXPECT_TRUE(p.ok()) << p.status().to_string();
   return p.ok() ? (*p)->to_string() : "";
 }
 
 std::string strict(const ExprPtr& filter, const PartitionSpec& spec) {
-  auto p = project_strict(parse_bind(filter), spec, schema());
+  auto p = project_strict(bound(filter), spec, schema());
   EXPECT_TRUE(p.ok()) << p.status().to_string();
   return p.ok() ? (*p)->to_string() : "";
 }
@@ -54,43 +53,38 @@ PartitionSpec spec_of(int32_t source, Transform t, std::string name) {
 }
 
 TEST(BindTest, ConvertsLiteralsToColumnTypes) {
-  EXPECT_EQ(
-      parse_bind(pred("event_ts", Operation::kGtEq, {str("2024-06-15")}))->literal().as_int64(),
-      1718409600000000LL);
-  EXPECT_EQ(parse_bind(pred("event_ts", Operation::kLt, {str("2024-06-15T10:00:00+02:00")}))
+  EXPECT_EQ(bound(pred("event_ts", Operation::kGtEq, {str("2024-06-15")}))->literal().as_int64(),
+            1718409600000000LL);
+  EXPECT_EQ(bound(pred("event_ts", Operation::kLt, {str("2024-06-15T10:00:00+02:00")}))
                 ->literal()
                 .as_int64(),
             1718438400000000LL);
-  EXPECT_EQ(parse_bind(pred("amount", Operation::kEq, {Literal::decimal(105, 3, 1)}))
-                ->literal()
-                .as_decimal(),
-            1050);
-  EXPECT_EQ(parse_bind(pred("amount", Operation::kEq, {str("12.30")}))->literal().as_decimal(),
-            1230);
-  EXPECT_EQ(parse_bind(pred("d", Operation::kEq, {str("2024-01-02")}))->literal().as_int32(),
-            19724);
-  EXPECT_EQ(parse_bind(pred("n", Operation::kEq, {lng(7)}))->literal().type()->id(), TypeId::kInt);
-  EXPECT_EQ(parse_bind(pred("score", Operation::kGt, {lng(1)}))->literal().as_double(), 1.0);
+  EXPECT_EQ(
+      bound(pred("amount", Operation::kEq, {Literal::decimal(105, 3, 1)}))->literal().as_decimal(),
+      1050);
+  EXPECT_EQ(bound(pred("amount", Operation::kEq, {str("12.30")}))->literal().as_decimal(), 1230);
+  EXPECT_EQ(bound(pred("d", Operation::kEq, {str("2024-01-02")}))->literal().as_int32(), 19724);
+  EXPECT_EQ(bound(pred("n", Operation::kEq, {lng(7)}))->literal().type()->id(), TypeId::kInt);
+  EXPECT_EQ(bound(pred("score", Operation::kGt, {lng(1)}))->literal().as_double(), 1.0);
   // Names resolve case-insensitively and report the schema's name.
-  EXPECT_EQ(parse_bind(pred("COUNTRY", Operation::kEq, {str("DE")}))->term().name, "country");
-  EXPECT_EQ(parse_bind(pred("COUNTRY", Operation::kEq, {str("DE")}))->term().field_id, 2);
+  EXPECT_EQ(bound(pred("COUNTRY", Operation::kEq, {str("DE")}))->term().name, "country");
+  EXPECT_EQ(bound(pred("COUNTRY", Operation::kEq, {str("DE")}))->term().field_id, 2);
 }
 
 TEST(BindTest, DecidesWhatTheTypeAlreadyDecides) {
   // Out of int range.
-  EXPECT_EQ(parse_bind(pred("n", Operation::kLt, {lng(3000000000)}))->op(), Operation::kTrue);
-  EXPECT_EQ(parse_bind(pred("n", Operation::kGt, {lng(3000000000)}))->op(), Operation::kFalse);
-  EXPECT_EQ(parse_bind(pred("n", Operation::kEq, {lng(3000000000)}))->op(), Operation::kFalse);
-  EXPECT_EQ(parse_bind(pred("n", Operation::kNotEq, {lng(-3000000000)}))->op(), Operation::kTrue);
-  EXPECT_EQ(parse_bind(pred("n", Operation::kIn, {lng(3000000000), lng(4)}))->to_string(), "n = 4");
-  EXPECT_EQ(parse_bind(pred("n", Operation::kNotIn, {lng(3000000000)}))->op(), Operation::kTrue);
+  EXPECT_EQ(bound(pred("n", Operation::kLt, {lng(3000000000)}))->op(), Operation::kTrue);
+  EXPECT_EQ(bound(pred("n", Operation::kGt, {lng(3000000000)}))->op(), Operation::kFalse);
+  EXPECT_EQ(bound(pred("n", Operation::kEq, {lng(3000000000)}))->op(), Operation::kFalse);
+  EXPECT_EQ(bound(pred("n", Operation::kNotEq, {lng(-3000000000)}))->op(), Operation::kTrue);
+  EXPECT_EQ(bound(pred("n", Operation::kIn, {lng(3000000000), lng(4)}))->to_string(), "n = 4");
+  EXPECT_EQ(bound(pred("n", Operation::kNotIn, {lng(3000000000)}))->op(), Operation::kTrue);
   // Required columns are never null.
-  EXPECT_EQ(parse_bind(pred("id", Operation::kIsNull))->op(), Operation::kFalse);
-  EXPECT_EQ(
-      parse_bind(make_and(pred("id", Operation::kNotNull), pred("n", Operation::kEq, {lng(1)})))
-          ->to_string(),
-      "n = 1");
-  EXPECT_EQ(parse_bind(pred("n", Operation::kIn, {lng(1), lng(1), lng(2)}))->literals().size(), 2u);
+  EXPECT_EQ(bound(pred("id", Operation::kIsNull))->op(), Operation::kFalse);
+  EXPECT_EQ(bound(make_and(pred("id", Operation::kNotNull), pred("n", Operation::kEq, {lng(1)})))
+                ->to_string(),
+            "n = 1");
+  EXPECT_EQ(bound(pred("n", Operation::kIn, {lng(1), lng(1), lng(2)}))->literals().size(), 2u);
 }
 
 TEST(BindTest, ErrorsNameTheColumn) {
@@ -113,13 +107,12 @@ TEST(BindTest, ErrorsNameTheColumn) {
 }
 
 TEST(RewriteNotTest, PushesNotToThePredicates) {
-  auto e = rewrite_not(parse_bind(make_not(make_and(
+  auto e = rewrite_not(bound(make_not(make_and(
       pred("n", Operation::kLt, {lng(5)}),
       make_or(pred("country", Operation::kEq, {str("DE")}), pred("name", Operation::kIsNull))))));
   EXPECT_EQ(e->to_string(), "(n >= 5 OR (country != 'DE' AND name IS NOT NULL))");
-  e = rewrite_not(
-      parse_bind(make_and(pred("n", Operation::kIn, {lng(1), lng(2)}),
-                          make_not(pred("name", Operation::kStartsWith, {str("ab")})))));
+  e = rewrite_not(bound(make_and(pred("n", Operation::kIn, {lng(1), lng(2)}),
+                                 make_not(pred("name", Operation::kStartsWith, {str("ab")})))));
   EXPECT_EQ(e->to_string(), "(n IN (1, 2) AND name NOT LIKE 'ab%')");
 }
 
@@ -305,9 +298,9 @@ TEST(ResidualTest, PartitionValuesDecidePredicates) {
   PartitionSpec s(0, {PartitionField{3, {}, 1000, "event_ts_day", Transform::day()},
                       PartitionField{2, {}, 1001, "country", Transform::identity()}});
   auto r = ResidualEvaluator::make(
-      parse_bind(make_and(make_and(pred("event_ts", Operation::kGtEq, {str("2024-06-15T12:00:00")}),
-                                   pred("country", Operation::kEq, {str("DE")})),
-                          pred("n", Operation::kGt, {lng(5)}))),
+      bound(make_and(make_and(pred("event_ts", Operation::kGtEq, {str("2024-06-15T12:00:00")}),
+                              pred("country", Operation::kEq, {str("DE")})),
+                     pred("n", Operation::kGt, {lng(5)}))),
       s, schema());
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   int32_t d14 = *parse_date("2024-06-14"), d15 = *parse_date("2024-06-15"),

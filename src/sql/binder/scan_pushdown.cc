@@ -135,6 +135,9 @@ Operation comparison_of(ast::BinaryOp op) {
 // with; a whole filter (`whole`) also converts NOT, isnan(col), TRUE / FALSE, NOT BETWEEN and
 // NOT LIKE, and remembers the first predicate it could not convert and why.
 struct Converter {
+  Converter(const Schema& schema, const std::vector<std::string>& q, bool whole = false)
+      : schema(schema), q(q), whole(whole) {}
+
   const Schema& schema;
   const std::vector<std::string>& q;
   bool whole = false;
@@ -297,7 +300,7 @@ floe::ExprPtr pushdown_filter(const ast::Expr& where, const Schema& schema,
   split_conjuncts(where, &parts);
   floe::ExprPtr out;
   for (const ast::Expr* p : parts) {
-    Converter converter{schema, qualifiers};
+    Converter converter(schema, qualifiers);
     floe::ExprPtr e = converter.convert(*p);
     if (!e) continue;
     // Keep only what binds cleanly (literal conversions that could change meaning fail).
@@ -309,7 +312,7 @@ floe::ExprPtr pushdown_filter(const ast::Expr& where, const Schema& schema,
 
 Result<floe::ExprPtr> filter_expression(const ast::Expr& where, const Schema& schema) {
   static const std::vector<std::string> kNoQualifiers;
-  Converter converter{schema, kNoQualifiers, /*whole=*/true};
+  Converter converter(schema, kNoQualifiers, /*whole=*/true);
   floe::ExprPtr e = converter.convert(where);
   if (!e) {
     const ast::Expr& bad = converter.failed ? *converter.failed : where;
