@@ -12,13 +12,13 @@
 #include <memory>
 
 #include "bench_support.h"
-#include "floe/expr/parser.h"
 #include "floe/manifest/manifest_list_reader.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
 #include "floe/scan/delete_index.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
+#include "floe/sql/filter.h"
 
 namespace floe {
 namespace {
@@ -203,7 +203,7 @@ void run_plan(benchmark::State& state, const GeneratedTable& t, const std::strin
   ScanReport report;
   for (auto _ : state) {
     ScanOptions o;
-    if (!filter.empty()) o.filter = *parse_filter(filter);
+    if (!filter.empty()) o.filter = *sql::parse_filter(filter, *t.metadata->schema());
     o.threads = static_cast<int>(state.range(0));
     std::shared_ptr<const TableMetadata> metadata = t.metadata;
     if (read_metadata) {

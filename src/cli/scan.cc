@@ -8,10 +8,10 @@
 #include "cli/cli_internal.h"
 #include "cli/row_printer_internal.h"
 #include "cli/text_table_internal.h"
-#include "floe/expr/parser.h"
 #include "floe/read/task_reader.h"
 #include "floe/scan/table_scan.h"
 #include "floe/spec/metadata_file.h"
+#include "floe/sql/filter.h"
 #include "floe/util/date_time_text.h"
 
 namespace floe::cli {
@@ -116,7 +116,6 @@ Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostre
   parse.referenced_snapshots_only = !cmd.snapshot_id && !cmd.as_of;
   StoredTable table = FLOE_TRY(open_table_arg(options, cmd.table, &parse));
   ScanOptions scan_options;
-  if (!cmd.where.empty()) scan_options.filter = FLOE_TRY(parse_filter(cmd.where));
   scan_options.case_sensitive = false;  // Spark resolves column names case-insensitively
   scan_options.snapshot_id = cmd.snapshot_id;
   scan_options.ref = cmd.ref;
@@ -126,6 +125,11 @@ Status run_scan(const GlobalOptions& options, const ScanCommand& cmd, std::ostre
   }
   scan_options.threads = cmd.threads;
   TableScan scan = FLOE_TRY(TableScan::make(table.io, table.metadata, scan_options));
+  if (!cmd.where.empty()) {
+    // The filter names the columns of the schema the scan reads (a snapshot's, time traveling).
+    scan_options.filter = FLOE_TRY(sql::parse_filter(cmd.where, scan.schema()));
+    scan = FLOE_TRY(TableScan::make(table.io, table.metadata, scan_options));
+  }
   if (cmd.explain) {
     FLOE_TRY(scan.plan_tasks([](CombinedScanTask&&) { return true; }));
     if (options.output_format() == OutputFormat::kJson) {

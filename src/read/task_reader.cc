@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "floe/columnar/kernels.h"
 #include "floe/format/avro/data_reader.h"
 #include "floe/format/parquet/reader.h"
 #include "floe/read/batch_ops.h"

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "floe/columnar/kernels.h"
 #include "floe/spec/table_properties.h"
 #include "floe/spec/transform.h"
 #include "floe/util/thread_pool.h"
@@ -335,7 +336,7 @@ Status DataFileWriter::write(const ColumnBatch& batch) {
     if (offset == 0 && take == left) return write_chunk(batch);
     std::vector<int32_t> idx(static_cast<size_t>(take));
     std::iota(idx.begin(), idx.end(), static_cast<int32_t>(offset));
-    FLOE_TRY(write_chunk(gather_batch(batch, idx)));
+    FLOE_TRY(write_chunk(gather(batch, idx)));
     offset += take;
   }
   return Status::OK();
@@ -521,7 +522,7 @@ Status TableWriter::write(const ColumnBatch& batch) {
     if (groups.size() == 1) {
       FLOE_TRY(w->write(batch));
     } else {
-      FLOE_TRY(w->write(gather_batch(batch, g.rows)));
+      FLOE_TRY(w->write(gather(batch, g.rows)));
     }
   }
   rows_written_ += batch.num_rows;

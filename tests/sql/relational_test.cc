@@ -1,4 +1,5 @@
-// Row hashing / equality / order, batch utilities (gather, concat, slice), sort and DISTINCT.
+// Row hashing / equality / order, sort and DISTINCT (gather / concat / slice:
+// tests/columnar/kernels_test.cc).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -227,53 +228,6 @@ TEST(RelationalRows, HashAndEqualityAgreeOnEveryType) {
       }
     }
   }
-}
-
-TEST(RelationalBatch, GatherConcatSliceEveryType) {
-  std::mt19937_64 rng(11);
-  auto fields = all_type_fields();
-  ColumnBatch a = random_batch(rng, fields, 100);
-  ColumnBatch b = random_batch(rng, fields, 57);
-  std::vector<int32_t> idx;
-  for (int i = 0; i < 300; ++i) idx.push_back(static_cast<int32_t>(rng() % 101) - 1);
-  ColumnBatch g = gather(a, idx);
-  ASSERT_EQ(g.num_rows, 300);
-  for (size_t c = 0; c < fields.size(); ++c) {
-    ASSERT_EQ(g.columns[c]->length(), 300);
-    for (size_t k = 0; k < idx.size(); ++k) {
-      std::string want = idx[k] < 0 ? "null" : cell(*a.columns[c], idx[k]);
-      EXPECT_EQ(cell(*g.columns[c], static_cast<int64_t>(k)), want) << fields[c].name;
-    }
-  }
-  // Gathering an already gathered (null-carrying) batch again, then concat and slice.
-  ColumnBatch all = *concat_batches({a, g, b});
-  ASSERT_EQ(all.num_rows, 457);
-  auto ta = rows_text(a), tg = rows_text(g), tb = rows_text(b), tall = rows_text(all);
-  std::vector<std::string> want = ta;
-  want.insert(want.end(), tg.begin(), tg.end());
-  want.insert(want.end(), tb.begin(), tb.end());
-  EXPECT_EQ(tall, want);
-  ColumnBatch s = slice_batch(all, 90, 20);
-  EXPECT_EQ(rows_text(s), std::vector<std::string>(want.begin() + 90, want.begin() + 110));
-  EXPECT_EQ(slice_batch(all, 450, 100).num_rows, 7);
-  EXPECT_EQ(slice_batch(all, 500, 10).num_rows, 0);
-  EXPECT_EQ(rows_text(slice_batch(all, 0, 1000)), want);
-  // A slice of a nested column re-based at zero gathers correctly.
-  ColumnBatch gs = gather(s, {19, -1, 0});
-  EXPECT_EQ(row_text(gs, 0), want[109]);
-  EXPECT_EQ(row_text(gs, 2), want[90]);
-  auto nulls = null_column(fields[16].type, 3);
-  EXPECT_EQ(nulls->null_count(), 3);
-  EXPECT_EQ(cell(*nulls, 1), "null");
-}
-
-TEST(RelationalBatch, ConcatRejectsMismatchedTypes) {
-  auto a = batch_of({field(1, "x", Type::int64())}, {longs({1})});
-  auto b = batch_of({field(1, "x", Type::float64())}, {doubles({1.0})});
-  EXPECT_FALSE(concat_batches({a, b}).ok());
-  auto empty = *concat_batches({}, {field(1, "x", Type::int64())});
-  EXPECT_EQ(empty.num_rows, 0);
-  EXPECT_EQ(empty.columns.size(), 1u);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // summaries, manifest merging, overwrites, deletes, partition replacement, properties.
 #include <gtest/gtest.h>
 
-#include "floe/expr/parser.h"
+#include "floe/expr/expression.h"
 #include "table_test_util.h"
 
 namespace floe::testing {
@@ -179,7 +179,8 @@ TEST_F(Commit, OverwriteByFilterDeletesWholeFilesAndAddsNew) {
   ASSERT_OK(
       t->new_append().append_file(file("a", "x", 10)).append_file(file("b", "y", 5)).commit());
   ASSERT_OK(t->new_overwrite()
-                .overwrite_by_row_filter(must(parse_filter("category = 'x'")))
+                .overwrite_by_row_filter(
+                    make_predicate(Operation::kEq, "category", {Literal::string("x")}))
                 .add_file(file("c", "x", 7))
                 .commit());
   EXPECT_EQ(live_files(*t),
@@ -215,11 +216,17 @@ TEST_F(Commit, OverwriteByMetricsAndPartialMatchError) {
                 .commit());
   auto before = t->metadata();
   // Every row of a (ids 1..10) matches id <= 10; b's rows cannot.
-  ASSERT_OK(t->new_overwrite().overwrite_by_row_filter(must(parse_filter("id <= 10"))).commit());
+  ASSERT_OK(
+      t->new_overwrite()
+          .overwrite_by_row_filter(make_predicate(Operation::kLtEq, "id", {Literal::int64(10)}))
+          .commit());
   EXPECT_EQ(live_files(*t), std::set<std::string>{"wh/db/t/data/b.parquet"});
   EXPECT_EQ(summary(*t, "operation"), "delete");
   auto after_delete = t->metadata();
-  auto partial = t->new_overwrite().overwrite_by_row_filter(must(parse_filter("id > 25"))).commit();
+  auto partial =
+      t->new_overwrite()
+          .overwrite_by_row_filter(make_predicate(Operation::kGt, "id", {Literal::int64(25)}))
+          .commit();
   ASSERT_EQ(partial.kind(), ErrorKind::kInvalidArgument);
   EXPECT_NE(partial.message().find("Cannot delete file where some, but not all, rows match filter"),
             std::string::npos)
@@ -270,7 +277,10 @@ TEST_F(Commit, DeleteByFilterAndPath) {
                 .append_file(file("b", "y", 5))
                 .append_file(file("c", "z", 3))
                 .commit());
-  ASSERT_OK(t->new_delete().delete_from_row_filter(must(parse_filter("category = 'y'"))).commit());
+  ASSERT_OK(t->new_delete()
+                .delete_from_row_filter(
+                    make_predicate(Operation::kEq, "category", {Literal::string("y")}))
+                .commit());
   EXPECT_EQ(summary(*t, "operation"), "delete");
   EXPECT_EQ(summary(*t, "deleted-records"), "5");
   EXPECT_EQ(summary(*t, "total-records"), "13");
@@ -286,7 +296,9 @@ TEST_F(Commit, DeleteByFilterAndPath) {
   EXPECT_EQ(missing.kind(), ErrorKind::kCommitConflict);
   EXPECT_NE(missing.message().find("a.parquet"), std::string::npos);
   // A filter on a column without metrics or partition cannot be decided per file.
-  auto s = t->new_delete().delete_from_row_filter(must(parse_filter("value = 3"))).commit();
+  auto s = t->new_delete()
+               .delete_from_row_filter(make_predicate(Operation::kEq, "value", {Literal::int64(3)}))
+               .commit();
   EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
 }
 
@@ -373,7 +385,10 @@ TEST_F(Commit, ManifestCountsInSummary) {
   EXPECT_EQ(summary(*t, "manifests-created"), "1");
   EXPECT_EQ(summary(*t, "manifests-kept"), "2");
   EXPECT_EQ(summary(*t, "manifests-replaced"), "0");
-  ASSERT_OK(t->new_delete().delete_from_row_filter(must(parse_filter("category = 'y'"))).commit());
+  ASSERT_OK(t->new_delete()
+                .delete_from_row_filter(
+                    make_predicate(Operation::kEq, "category", {Literal::string("y")}))
+                .commit());
   EXPECT_EQ(summary(*t, "manifests-created"), "1");  // y's manifest rewritten
   EXPECT_EQ(summary(*t, "manifests-kept"), "2");
   EXPECT_EQ(summary(*t, "manifests-replaced"), "1");
@@ -394,14 +409,16 @@ TEST_F(Commit, AddedFilesMustMatchOverwriteFilter) {
   auto t = create();
   ASSERT_OK(t->new_append().append_file(file("a", "x", 10)).commit());
   auto s = t->new_overwrite()
-               .overwrite_by_row_filter(must(parse_filter("category = 'x'")))
+               .overwrite_by_row_filter(
+                   make_predicate(Operation::kEq, "category", {Literal::string("x")}))
                .add_file(file("b", "y", 1))
                .validate_added_files_match_overwrite_filter()
                .commit();
   EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument);
   EXPECT_NE(s.message().find("b.parquet"), std::string::npos) << s.message();
   ASSERT_OK(t->new_overwrite()
-                .overwrite_by_row_filter(must(parse_filter("category = 'x'")))
+                .overwrite_by_row_filter(
+                    make_predicate(Operation::kEq, "category", {Literal::string("x")}))
                 .add_file(file("c", "x", 1))
                 .validate_added_files_match_overwrite_filter()
                 .commit());

@@ -5,7 +5,7 @@
 
 #include <thread>
 
-#include "floe/expr/parser.h"
+#include "floe/expr/expression.h"
 #include "table_test_util.h"
 
 namespace floe::testing {
@@ -106,7 +106,8 @@ TEST_F(Concurrency, RetriedMergeAppendAndOverwriteRebuildOnTheNewBase) {
   ASSERT_OK(stale1->new_append().append_file(file("d", "y", 2)).commit());
   // Retried twice: the overwrite by filter is re-evaluated on each new base.
   ASSERT_OK(stale2->new_overwrite()
-                .overwrite_by_row_filter(must(parse_filter("category = 'y'")))
+                .overwrite_by_row_filter(
+                    make_predicate(Operation::kEq, "category", {Literal::string("y")}))
                 .add_file(file("e", "y", 4))
                 .commit());
   auto now = must(Table::load(catalog, id));
@@ -200,7 +201,8 @@ TEST_F(Concurrency, OverwriteValidatesConcurrentlyAddedData) {
   // A concurrent append outside the overwrite's filter does not conflict.
   ASSERT_OK(other->new_append().append_file(file("y1", "y", 1)).commit());
   ASSERT_OK(t->new_overwrite()
-                .overwrite_by_row_filter(must(parse_filter("category = 'x'")))
+                .overwrite_by_row_filter(
+                    make_predicate(Operation::kEq, "category", {Literal::string("x")}))
                 .add_file(file("a2", "x", 4))
                 .validate_from_snapshot(start)
                 .validate_no_conflicting_data()
@@ -212,7 +214,8 @@ TEST_F(Concurrency, OverwriteValidatesConcurrentlyAddedData) {
   auto stale = must(Table::load(catalog, id));
   ASSERT_OK(other->new_append().append_file(file("x2", "x", 1)).commit());
   auto s = stale->new_overwrite()
-               .overwrite_by_row_filter(must(parse_filter("category = 'x'")))
+               .overwrite_by_row_filter(
+                   make_predicate(Operation::kEq, "category", {Literal::string("x")}))
                .add_file(file("a3", "x", 4))
                .validate_from_snapshot(start2)
                .validate_no_conflicting_data()

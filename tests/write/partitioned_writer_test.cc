@@ -309,16 +309,6 @@ TEST(PartitionedWriter, AvroFilesPerPartition) {
   EXPECT_EQ(total, 200);
 }
 
-TEST(Gather, NestedColumnsKeepTheirRows) {
-  ColumnBatch b = event_batch(50, 9, 0);
-  std::vector<int32_t> idx = {49, 0, 3, 3, 17};
-  ColumnBatch g = gather_batch(b, idx);
-  auto all = rows_of(b);
-  auto got = rows_of(g);
-  ASSERT_EQ(got.size(), idx.size());
-  for (size_t i = 0; i < idx.size(); ++i) EXPECT_EQ(got[i], all[idx[i]]);
-}
-
 }  // namespace
 }  // namespace floe
 

@@ -1,5 +1,5 @@
 // Column-at-a-time operations the task reader applies to batches: evaluating a bound filter
-// into a row mask, keeping the rows of a mask, widening promoted types, and building constant
+// into a row mask, widening promoted types, and building constant
 // columns (identity partition values, initial defaults, nulls).
 #pragma once
 
@@ -15,10 +15,6 @@ namespace floe {
 // Semantics as floe::evaluate: comparisons with null or NaN are false, NOT negates predicates.
 // A predicate on a column the batch lacks keeps every row (the caller decides columns).
 Status filter_mask(const ExprPtr& filter, const ColumnBatch& batch, uint8_t* keep);
-
-// Rows i with keep[i] != 0, in order. `kept` is their count.
-ColumnPtr take_rows(const ColumnVector& col, const uint8_t* keep, int64_t kept);
-ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep);
 
 // Converts a column to a promoted type (int -> long, float -> double, decimal(P,S) ->
 // decimal(P',S), date -> timestamp/timestamp_ns); same type returns the input.

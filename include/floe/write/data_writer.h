@@ -178,8 +178,4 @@ Result<std::vector<PartitionGroup>> group_by_partition(const PartitionSpec& spec
                                                        const Schema& schema,
                                                        const ColumnBatch& batch);
 
-// The rows at `indices` of every column (any type, nested too), in that order.
-ColumnPtr gather_column(const ColumnVector& col, const int32_t* indices, int64_t n);
-ColumnBatch gather_batch(const ColumnBatch& batch, const std::vector<int32_t>& indices);
-
 }  // namespace floe

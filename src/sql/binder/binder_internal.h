@@ -132,4 +132,8 @@ std::string auto_column_name(const ast::Expr& expr);
 floe::ExprPtr pushdown_filter(const ast::Expr& where, const Schema& schema,
                               const std::vector<std::string>& qualifiers);
 
+// The Iceberg filter equivalent of a whole WHERE expression over the columns of `schema`
+// (floe/sql/filter.h); an error names the first predicate that does not convert exactly.
+Result<floe::ExprPtr> filter_expression(const ast::Expr& where, const Schema& schema);
+
 }  // namespace floe::sql

@@ -1,6 +1,8 @@
 // WHERE-clause pushdown: the conjuncts of a SQL filter that an Iceberg scan can plan with, as
-// floe expressions (top-level primitive columns compared with literals).
+// floe expressions (top-level primitive columns compared with literals); and the whole-filter
+// conversion behind floe/sql/filter.h, which must convert every predicate exactly.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "floe/expr/expression.h"
 #include "floe/util/decimal.h"
@@ -48,8 +50,12 @@ std::optional<Literal> cast_string(const std::string& text, const Type& type) {
   return *v;
 }
 
+std::optional<Literal> double_literal(const std::string& text);
+
 // A literal usable against a column of `type` without changing the comparison's meaning.
-std::optional<Literal> pushable_literal(const ast::Expr& e, const Type& type) {
+// `whole` (a whole filter) also takes double literals and decimals against double columns,
+// which Spark compares as doubles too.
+std::optional<Literal> pushable_literal(const ast::Expr& e, const Type& type, bool whole) {
   if (e.kind != ast::ExprKind::kLiteral) return std::nullopt;
   const auto& lit = e.as<ast::LiteralExpr>();
   const TypeId t = type.id();
@@ -72,6 +78,10 @@ std::optional<Literal> pushable_literal(const ast::Expr& e, const Type& type) {
         auto v = parse_decimal(lit.text, type.scale());
         if (v.ok()) return Literal::decimal(*v, type.precision(), type.scale());
       }
+      if (whole && t == TypeId::kDouble) return double_literal(lit.text);
+      return std::nullopt;
+    case ast::LiteralKind::kDouble:
+      if (whole && t == TypeId::kDouble && lit.suffix != 'F') return double_literal(lit.text);
       return std::nullopt;
     case ast::LiteralKind::kString:
       if (t == TypeId::kString) return Literal::string(lit.text);
@@ -96,6 +106,13 @@ std::optional<Literal> pushable_literal(const ast::Expr& e, const Type& type) {
   }
 }
 
+std::optional<Literal> double_literal(const std::string& text) {
+  char* end = nullptr;
+  double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size()) return std::nullopt;
+  return Literal::float64(v);
+}
+
 Operation comparison_of(ast::BinaryOp op) {
   switch (op) {
     case ast::BinaryOp::kEq:
@@ -115,82 +132,166 @@ Operation comparison_of(ast::BinaryOp op) {
   }
 }
 
-// The Iceberg expression for one conjunct, or null when it cannot be pushed exactly.
-floe::ExprPtr convert(const ast::Expr& e, const Schema& schema, const std::vector<std::string>& q) {
-  using K = ast::ExprKind;
-  switch (e.kind) {
-    case K::kBinary: {
-      const auto& b = e.as<ast::BinaryExpr>();
-      if (b.op == ast::BinaryOp::kAnd || b.op == ast::BinaryOp::kOr) {
-        floe::ExprPtr l = convert(*b.left, schema, q);
-        floe::ExprPtr r = convert(*b.right, schema, q);
-        if (!l || !r) return nullptr;
-        return b.op == ast::BinaryOp::kAnd ? make_and(l, r) : make_or(l, r);
-      }
-      Operation op = comparison_of(b.op);
-      if (op == Operation::kTrue) return nullptr;
-      const ast::Expr* col = b.left.get();
-      const ast::Expr* val = b.right.get();
-      if (col->kind != K::kColumnRef) {
-        std::swap(col, val);
-        op = flip(op);
-      }
-      auto name = pushable_column(*col, schema, q);
-      if (!name) return nullptr;
-      auto v = pushable_literal(*val, *schema.find_field(*name, false)->type);
-      if (!v) return nullptr;
-      return make_predicate(op, *name, {*v});
+// Converts SQL predicates to Iceberg expressions. A pushdown converts only what it can plan
+// with; a whole filter (`whole`) also converts NOT, isnan(col), TRUE / FALSE, NOT BETWEEN and
+// NOT LIKE, and remembers the first predicate it could not convert and why.
+struct Converter {
+  Converter(const Schema& schema, const std::vector<std::string>& q, bool whole = false)
+      : schema(schema), q(q), whole(whole) {}
+
+  const Schema& schema;
+  const std::vector<std::string>& q;
+  bool whole = false;
+  const ast::Expr* failed = nullptr;
+  std::string why;
+
+  floe::ExprPtr fail(const ast::Expr& e, std::string reason) {
+    if (!failed) {
+      failed = &e;
+      why = std::move(reason);
     }
-    case K::kIsNull: {
-      const auto& n = e.as<ast::IsNullExpr>();
-      auto name = pushable_column(*n.operand, schema, q);
-      if (!name) return nullptr;
-      return make_predicate(n.negated ? Operation::kNotNull : Operation::kIsNull, *name);
-    }
-    case K::kInList: {
-      const auto& in = e.as<ast::InListExpr>();
-      auto name = pushable_column(*in.operand, schema, q);
-      if (!name) return nullptr;
-      const Type& type = *schema.find_field(*name, false)->type;
-      std::vector<Literal> values;
-      for (const auto& item : in.list) {
-        auto v = pushable_literal(*item, type);
-        if (!v) return nullptr;
-        values.push_back(*v);
-      }
-      return make_predicate(in.negated ? Operation::kNotIn : Operation::kIn, *name, values);
-    }
-    case K::kBetween: {
-      const auto& b = e.as<ast::BetweenExpr>();
-      if (b.negated) return nullptr;
-      auto name = pushable_column(*b.operand, schema, q);
-      if (!name) return nullptr;
-      const Type& type = *schema.find_field(*name, false)->type;
-      auto lo = pushable_literal(*b.low, type);
-      auto hi = pushable_literal(*b.high, type);
-      if (!lo || !hi) return nullptr;
-      return make_and(make_predicate(Operation::kGtEq, *name, {*lo}),
-                      make_predicate(Operation::kLtEq, *name, {*hi}));
-    }
-    case K::kLike: {
-      // LIKE 'abc%' (no other wildcard or escape) is STARTS WITH 'abc'.
-      const auto& l = e.as<ast::LikeExpr>();
-      if (l.op != ast::LikeOp::kLike || l.negated) return nullptr;
-      auto name = pushable_column(*l.operand, schema, q);
-      if (!name || l.pattern->kind != K::kLiteral) return nullptr;
-      const auto& pat = l.pattern->as<ast::LiteralExpr>();
-      if (pat.literal_kind != ast::LiteralKind::kString) return nullptr;
-      const std::string& p = pat.text;
-      if (p.size() < 2 || p.back() != '%') return nullptr;
-      std::string prefix = p.substr(0, p.size() - 1);
-      if (prefix.find_first_of("%_\\") != std::string::npos) return nullptr;
-      if (schema.find_field(*name, false)->type->id() != TypeId::kString) return nullptr;
-      return make_predicate(Operation::kStartsWith, *name, {Literal::string(prefix)});
-    }
-    default:
-      return nullptr;
+    return nullptr;
   }
-}
+
+  std::optional<std::string> column(const ast::Expr& e) {
+    auto name = pushable_column(e, schema, q);
+    if (!name && whole) {
+      if (e.kind == ast::ExprKind::kColumnRef) {
+        fail(e, fmt::format("no top-level primitive column '{}' in the table",
+                            fmt::join(e.as<ast::ColumnRefExpr>().parts, ".")));
+      } else {
+        fail(e, "expected a column");
+      }
+    }
+    return name;
+  }
+
+  std::optional<Literal> value(const ast::Expr& e, const Type& type) {
+    auto v = pushable_literal(e, type, whole);
+    if (!v && whole) {
+      if (e.kind == ast::ExprKind::kLiteral &&
+          e.as<ast::LiteralExpr>().literal_kind == ast::LiteralKind::kNull) {
+        fail(e, "comparison with NULL is never true; use IS NULL or IS NOT NULL");
+      } else {
+        fail(e, fmt::format("expected a value of type {} that converts exactly", type.to_string()));
+      }
+    }
+    return v;
+  }
+
+  // The Iceberg expression for one predicate, or null when it cannot be converted exactly.
+  floe::ExprPtr convert(const ast::Expr& e) {
+    using K = ast::ExprKind;
+    switch (e.kind) {
+      case K::kBinary: {
+        const auto& b = e.as<ast::BinaryExpr>();
+        if (b.op == ast::BinaryOp::kAnd || b.op == ast::BinaryOp::kOr) {
+          floe::ExprPtr l = convert(*b.left);
+          if (!l) return nullptr;
+          floe::ExprPtr r = convert(*b.right);
+          if (!r) return nullptr;
+          return b.op == ast::BinaryOp::kAnd ? make_and(l, r) : make_or(l, r);
+        }
+        Operation op = comparison_of(b.op);
+        if (op == Operation::kTrue) return fail(e, "unsupported operator");
+        const ast::Expr* col = b.left.get();
+        const ast::Expr* val = b.right.get();
+        if (col->kind != K::kColumnRef) {
+          std::swap(col, val);
+          op = flip(op);
+        }
+        auto name = column(*col);
+        if (!name) return nullptr;
+        auto v = value(*val, *schema.find_field(*name, false)->type);
+        if (!v) return nullptr;
+        return make_predicate(op, *name, {*v});
+      }
+      case K::kIsNull: {
+        const auto& n = e.as<ast::IsNullExpr>();
+        auto name = column(*n.operand);
+        if (!name) return nullptr;
+        return make_predicate(n.negated ? Operation::kNotNull : Operation::kIsNull, *name);
+      }
+      case K::kInList: {
+        const auto& in = e.as<ast::InListExpr>();
+        auto name = column(*in.operand);
+        if (!name) return nullptr;
+        const Type& type = *schema.find_field(*name, false)->type;
+        std::vector<Literal> values;
+        for (const auto& item : in.list) {
+          auto v = value(*item, type);
+          if (!v) return nullptr;
+          values.push_back(*v);
+        }
+        return make_predicate(in.negated ? Operation::kNotIn : Operation::kIn, *name, values);
+      }
+      case K::kBetween: {
+        const auto& b = e.as<ast::BetweenExpr>();
+        if (b.negated && !whole) return nullptr;
+        auto name = column(*b.operand);
+        if (!name) return nullptr;
+        const Type& type = *schema.find_field(*name, false)->type;
+        auto lo = value(*b.low, type);
+        if (!lo) return nullptr;
+        auto hi = value(*b.high, type);
+        if (!hi) return nullptr;
+        floe::ExprPtr range = make_and(make_predicate(Operation::kGtEq, *name, {*lo}),
+                                       make_predicate(Operation::kLtEq, *name, {*hi}));
+        return b.negated ? make_not(range) : range;
+      }
+      case K::kLike: {
+        // LIKE 'abc%' (no other wildcard or escape) is STARTS WITH 'abc'.
+        const auto& l = e.as<ast::LikeExpr>();
+        if (l.op != ast::LikeOp::kLike || (l.negated && !whole) || (whole && l.escape)) {
+          return fail(e, "only [NOT] LIKE 'prefix%' converts");
+        }
+        auto name = column(*l.operand);
+        if (!name) return nullptr;
+        if (l.pattern->kind != K::kLiteral) return fail(e, "only [NOT] LIKE 'prefix%' converts");
+        const auto& pat = l.pattern->as<ast::LiteralExpr>();
+        if (pat.literal_kind != ast::LiteralKind::kString) {
+          return fail(e, "only [NOT] LIKE 'prefix%' converts");
+        }
+        const std::string& p = pat.text;
+        if (p.size() < 2 || p.back() != '%') return fail(e, "only [NOT] LIKE 'prefix%' converts");
+        std::string prefix = p.substr(0, p.size() - 1);
+        if (prefix.find_first_of("%_\\") != std::string::npos) {
+          return fail(e, "only [NOT] LIKE 'prefix%' converts");
+        }
+        if (schema.find_field(*name, false)->type->id() != TypeId::kString) {
+          return fail(e, "LIKE needs a string column");
+        }
+        return make_predicate(l.negated ? Operation::kNotStartsWith : Operation::kStartsWith, *name,
+                              {Literal::string(prefix)});
+      }
+      case K::kUnary: {
+        const auto& u = e.as<ast::UnaryExpr>();
+        if (!whole || u.op != ast::UnaryOp::kNot) return fail(e, "not a predicate");
+        floe::ExprPtr c = convert(*u.operand);
+        return c ? make_not(c) : nullptr;
+      }
+      case K::kFunction: {
+        const auto& f = e.as<ast::FunctionExpr>();
+        if (!whole || f.name.size() != 1 || !iequals(f.name[0], "isnan") || f.args.size() != 1 ||
+            f.distinct) {
+          return fail(e, "only the function isnan(column) converts");
+        }
+        auto name = column(*f.args[0]);
+        if (!name) return nullptr;
+        return make_predicate(Operation::kIsNan, *name);
+      }
+      case K::kLiteral: {
+        const auto& lit = e.as<ast::LiteralExpr>();
+        if (!whole || lit.literal_kind != ast::LiteralKind::kBoolean) {
+          return fail(e, "not a predicate");
+        }
+        return lit.bool_value ? always_true() : always_false();
+      }
+      default:
+        return fail(e, "not a predicate an Iceberg filter can express");
+    }
+  }
+};
 
 }  // namespace
 
@@ -200,13 +301,27 @@ floe::ExprPtr pushdown_filter(const ast::Expr& where, const Schema& schema,
   split_conjuncts(where, &parts);
   floe::ExprPtr out;
   for (const ast::Expr* p : parts) {
-    floe::ExprPtr e = convert(*p, schema, qualifiers);
+    Converter converter(schema, qualifiers);
+    floe::ExprPtr e = converter.convert(*p);
     if (!e) continue;
     // Keep only what binds cleanly (literal conversions that could change meaning fail).
     if (!bind_expression(e, schema, false).ok()) continue;
     out = out ? make_and(out, e) : e;
   }
   return out;
+}
+
+Result<floe::ExprPtr> filter_expression(const ast::Expr& where, const Schema& schema) {
+  static const std::vector<std::string> kNoQualifiers;
+  Converter converter(schema, kNoQualifiers, /*whole=*/true);
+  floe::ExprPtr e = converter.convert(where);
+  if (!e) {
+    const ast::Expr& bad = converter.failed ? *converter.failed : where;
+    return invalid_argument(
+        "filter predicate at {}:{} cannot be converted to an Iceberg filter: {} ({})", bad.pos.line,
+        bad.pos.column, ast::to_string(bad), converter.why);
+  }
+  return e;
 }
 
 }  // namespace floe::sql

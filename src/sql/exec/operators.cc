@@ -2,7 +2,7 @@
 // sql/exec/plan_internal.h).
 #include <fmt/format.h>
 
-#include "floe/read/batch_ops.h"
+#include "floe/columnar/kernels.h"
 #include "sql/exec/plan_internal.h"
 
 namespace floe::sql {

@@ -1,8 +1,8 @@
 // Relational kernels of the SQL executor over column batches: row hashing, equality and the
-// Spark total order over columns of every Iceberg type; gather / concat / slice of batches; and
-// GroupTable, the open-addressing hash table from key rows to dense ids that the hash
-// aggregator, DISTINCT and the hash join share. The kernels never evaluate expressions: the
-// planner projects expressions into columns first and passes column indices.
+// Spark total order over columns of every Iceberg type; and GroupTable, the open-addressing
+// hash table from key rows to dense ids that the hash aggregator, DISTINCT and the hash join
+// share (gather / concat / slice are floe/columnar/kernels.h). The kernels never evaluate
+// expressions: the planner projects expressions into columns first and passes column indices.
 //
 // Value semantics (Spark): NULL equals NULL for grouping and DISTINCT (joins drop NULL keys
 // unless the key is null-safe); NaN equals NaN and sorts above every other number; -0.0 equals
@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
+#include "floe/columnar/kernels.h"
 #include "floe/util/result.h"
 
 namespace floe::sql {
@@ -58,27 +59,6 @@ struct SortKey {
 // Compares row i of `a` with row j of `b` by `keys` (columns by index in both).
 int compare_rows(const std::vector<ColumnPtr>& a, int64_t i, const std::vector<ColumnPtr>& b,
                  int64_t j, const std::vector<SortKey>& keys);
-
-// ---------------------------------------------------------------------------------------------
-// Batch utilities (all types, nested included)
-
-// Rows indices[k] of `col` in order; -1 gives a null row.
-ColumnPtr gather(const ColumnVector& col, const int32_t* indices, int64_t n);
-ColumnPtr gather(const ColumnVector& col, const std::vector<int32_t>& indices);
-ColumnBatch gather(const ColumnBatch& batch, const std::vector<int32_t>& indices);
-// Appends rows indices[k] of `src` (-1 = null) to `dst` (same type).
-void append_rows(const ColumnVector& src, const int32_t* indices, int64_t n, ColumnVector* dst);
-// Appends rows [offset, offset + length) of `src` to `dst` (same type).
-void append_range(const ColumnVector& src, int64_t offset, int64_t length, ColumnVector* dst);
-
-// All rows of `batches` in order; the fields are the first batch's (column types must match).
-// An empty list gives an empty batch with `fields`.
-Result<ColumnBatch> concat_batches(const std::vector<ColumnBatch>& batches,
-                                   const std::vector<NestedField>& fields = {});
-// Rows [offset, offset + length) clamped to the batch (LIMIT / OFFSET).
-ColumnBatch slice_batch(const ColumnBatch& batch, int64_t offset, int64_t length);
-// A column of n nulls of `type`.
-ColumnPtr null_column(const TypePtr& type, int64_t n);
 
 // ---------------------------------------------------------------------------------------------
 // GroupTable

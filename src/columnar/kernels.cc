@@ -1,9 +1,11 @@
-// Gather, append, concat and slice of columns and batches (every type, nested included).
+// Row kernels of include/floe/columnar/kernels.h: mask take, gather, append, concat and slice
+// of columns and batches (every type, nested included).
+#include "floe/columnar/kernels.h"
+
+#include <algorithm>
 #include <cstring>
 
-#include "sql/exec/relational_internal.h"
-
-namespace floe::sql {
+namespace floe {
 namespace {
 
 // Extends dst's validity for n appended slots starting at old_len; valid(k) says whether slot k
@@ -57,7 +59,99 @@ int32_t last_offset(const ColumnVector& c) {
   return c.offsets().as<int32_t>()[c.offsets().size() / 4 - 1];
 }
 
+// Mask take: keep[i] != 0 keeps row i (children follow the kept ranges of lists and maps).
+void take_validity(const ColumnVector& in, const uint8_t* keep, ColumnVector* out) {
+  if (in.null_count() == 0) {
+    out->set_null_count(0);
+    out->validity().clear();
+    return;
+  }
+  std::vector<uint8_t> valid;
+  valid.reserve(static_cast<size_t>(out->length()));
+  for (int64_t i = 0; i < in.length(); ++i) {
+    if (keep[i]) valid.push_back(in.is_valid(i));
+  }
+  out->set_validity_from_bytes(valid.data(), static_cast<int64_t>(valid.size()));
+}
+
+void take_into(const ColumnVector& in, const uint8_t* keep, int64_t kept, ColumnVector* out) {
+  const int64_t n = in.length();
+  out->set_length(kept);
+  const Type& t = *in.type();
+  if (t.is_struct()) {
+    for (size_t c = 0; c < in.num_children(); ++c)
+      take_into(in.child(c), keep, kept, &out->child(c));
+  } else if (t.is_list() || t.is_map()) {
+    const int32_t* off = in.offsets().as<int32_t>();
+    int64_t child_len = in.num_children() ? in.child(0).length() : 0;
+    std::vector<uint8_t> child_keep(static_cast<size_t>(child_len), 0);
+    out->offsets().resize(static_cast<size_t>(kept + 1) * 4);
+    int32_t* o = out->offsets().as<int32_t>();
+    o[0] = 0;
+    int64_t j = 0, child_kept = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      int32_t len = off[i + 1] - off[i];
+      for (int32_t k = off[i]; k < off[i + 1]; ++k) child_keep[static_cast<size_t>(k)] = 1;
+      child_kept += len;
+      o[j + 1] = o[j] + len;
+      ++j;
+    }
+    for (size_t c = 0; c < in.num_children(); ++c) {
+      take_into(in.child(c), child_keep.data(), child_kept, &out->child(c));
+    }
+  } else if (in.value_width() > 0) {
+    const size_t w = static_cast<size_t>(in.value_width());
+    out->values().resize(static_cast<size_t>(kept) * w);
+    const uint8_t* src = in.values().data();
+    uint8_t* dst = out->values().data();
+    for (int64_t i = 0; i < n; ++i) {
+      if (keep[i]) {
+        std::memcpy(dst, src + static_cast<size_t>(i) * w, w);
+        dst += w;
+      }
+    }
+  } else {
+    const int32_t* off = in.offsets().as<int32_t>();
+    int64_t bytes = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (keep[i]) bytes += off[i + 1] - off[i];
+    }
+    out->offsets().resize(static_cast<size_t>(kept + 1) * 4);
+    out->data().resize(static_cast<size_t>(bytes));
+    int32_t* o = out->offsets().as<int32_t>();
+    uint8_t* d = out->data().data();
+    o[0] = 0;
+    int64_t j = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      int32_t len = off[i + 1] - off[i];
+      std::memcpy(d + o[j], in.data().data() + off[i], static_cast<size_t>(len));
+      o[j + 1] = o[j] + len;
+      ++j;
+    }
+  }
+  take_validity(in, keep, out);
+}
+
 }  // namespace
+
+ColumnPtr take_rows(const ColumnVector& col, const uint8_t* keep, int64_t kept) {
+  auto out = ColumnVector::make(col.type());
+  take_into(col, keep, kept, out.get());
+  return out;
+}
+
+ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep) {
+  int64_t kept = 0;
+  for (int64_t i = 0; i < batch.num_rows; ++i) kept += keep[i] != 0;
+  if (kept == batch.num_rows) return batch;
+  ColumnBatch out;
+  out.fields = batch.fields;
+  out.num_rows = kept;
+  for (const auto& c : batch.columns) out.columns.push_back(take_rows(*c, keep, kept));
+  return out;
+}
 
 void append_rows(const ColumnVector& src, const int32_t* idx, int64_t n, ColumnVector* dst) {
   const int64_t old_len = dst->length();
@@ -257,4 +351,4 @@ ColumnBatch slice_batch(const ColumnBatch& batch, int64_t offset, int64_t length
   return out;
 }
 
-}  // namespace floe::sql
+}  // namespace floe
