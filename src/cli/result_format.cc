@@ -1,11 +1,10 @@
-#include "cli/result_format_internal.h"
-
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
+#include "cli/result_format_internal.h"
 #include "floe/util/date_time_text.h"
 
 namespace floe::cli {

@@ -1,6 +1,5 @@
-#include "cli/row_printer_internal.h"
-
 #include "cli/result_format_internal.h"
+#include "cli/row_printer_internal.h"
 
 namespace floe::cli {
 

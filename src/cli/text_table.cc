@@ -1,7 +1,6 @@
-#include "cli/text_table_internal.h"
-
 #include <algorithm>
 
+#include "cli/text_table_internal.h"
 #include "floe/util/utf8.h"
 
 namespace floe::cli {

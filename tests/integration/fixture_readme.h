@@ -1,6 +1,6 @@
 // The per-table facts of the fixtures' README (FLOE_FIXTURES_DIR/README.md, read as data; it
-// also holds the fixtures' attribution), parsed once for the interoperability tests: current metadata file, live file
-// counts, formats and the independently computed row count.
+// also holds the fixtures' attribution), parsed once for the interoperability tests: current
+// metadata file, live file counts, formats and the independently computed row count.
 #pragma once
 
 #include <filesystem>

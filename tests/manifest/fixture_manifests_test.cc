@@ -1,6 +1,6 @@
 // Every manifest list and manifest of the fixture tables (FLOE_FIXTURES_DIR) reads, with the
-// values the fixtures' README quotes (iceberg-cpp, iceberg-rust and iceberg-go lone files; full tables through their
-// metadata with a relocating FileIO).
+// values the fixtures' README quotes (iceberg-cpp, iceberg-rust and iceberg-go lone files; full
+// tables through their metadata with a relocating FileIO).
 #include <gtest/gtest.h>
 
 #include <filesystem>

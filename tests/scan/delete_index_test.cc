@@ -1,6 +1,6 @@
-// Delete matching rules (Iceberg spec, "Scan Planning": delete files and sequence numbers): the recurring bugs each
-// get a test — sequence-number boundaries, spec id in partition matching, DV precedence over
-// position files, several DVs, equality deletes not leaking across partitions.
+// Delete matching rules (Iceberg spec, "Scan Planning": delete files and sequence numbers): the
+// recurring bugs each get a test — sequence-number boundaries, spec id in partition matching, DV
+// precedence over position files, several DVs, equality deletes not leaking across partitions.
 #include "floe/scan/delete_index.h"
 
 #include <gtest/gtest.h>

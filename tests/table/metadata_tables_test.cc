@@ -1,5 +1,5 @@
-// Metadata tables over fixture tables (read-only): schemas as Java declares them, and concrete values from the fixtures'
-// metadata files and README.
+// Metadata tables over fixture tables (read-only): schemas as Java declares them, and concrete
+// values from the fixtures' metadata files and README.
 #include "floe/table/metadata_tables.h"
 
 #include <gtest/gtest.h>
