@@ -34,19 +34,44 @@ std::string error_of(std::string_view where) {
 }
 
 TEST(FilterTest, ParsesTheLessonFilters) {
-  EXPECT_EQ(filter_text("event_ts >= '2024-06-15' AND country = 'DE' AND name LIKE 'Mo%'"), "X");
+  EXPECT_EQ(filter_text("event_ts >= '2024-06-15' AND country = 'DE' AND name LIKE 'Mo%'"),
+            "((event_ts >= 2024-06-15T00:00:00+00:00 AND country = 'DE') AND name LIKE 'Mo%')");
   EXPECT_EQ(filter_text("id IN (1, 2, 3) OR NOT (amount BETWEEN 10.50 AND 20 OR isnan(score))"),
-            "X");
-  EXPECT_EQ(filter_text("5 < n and `country` is not null and d = DATE '2024-01-02'"), "X");
-  EXPECT_EQ(filter_text("name = 'it''s' AND n <> -3 AND score != 1.5e3"), "X");
+            "(id IN (1, 2, 3) OR NOT ((amount >= 10.50 AND amount <= 20.00) OR isnan(score)))");
+  EXPECT_EQ(filter_text("5 < n and `country` is not null and d = DATE '2024-01-02'"),
+            "((n > 5 AND country IS NOT NULL) AND d = 2024-01-02)");
+  EXPECT_EQ(filter_text("name = 'it''s' AND n <> -3 AND score != 1.5e3"),
+            "((name = 'it''s' AND n != -3) AND score != 1500.0)");
 }
 
 TEST(FilterTest, ErrorsPointAtTheToken) {
-  EXPECT_EQ(error_of("country = 'DE' AND amount FORM 3"), "X");
-  EXPECT_EQ(error_of("id IN (1, 2"), "X");
-  EXPECT_EQ(error_of("a = 'x\n  AND b = "), "X");
-  EXPECT_EQ(error_of("id = 1\n AND name LIKE '%x'"), "X");
-  EXPECT_EQ(error_of("id = NULL"), "X");
+  EXPECT_EQ(error_of("country = 'DE' AND amount FORM 3"),
+            "syntax error at 1:27 near 'FORM': expected end of expression");
+  EXPECT_EQ(error_of("id IN (1, 2"), "syntax error at 1:12 near end of input: expected ')'");
+  EXPECT_EQ(error_of("a = 'x\n  AND b = "),
+            "syntax error at 1:5 near ''x': unterminated string literal");
+  EXPECT_EQ(error_of("id = 1\n AND name LIKE '%x'"),
+            "filter predicate at 2:11 cannot be converted to an Iceberg filter: (name LIKE '%x') "
+            "(only [NOT] LIKE 'prefix%' converts)");
+  EXPECT_EQ(error_of("id = NULL"),
+            "filter predicate at 1:6 cannot be converted to an Iceberg filter: NULL (comparison "
+            "with NULL is never true; use IS NULL or IS NOT NULL)");
+}
+
+TEST(FilterTest, NamesResolveAgainstTheSchema) {
+  // Case-insensitive names report the schema's name; literals take the column's type.
+  auto e = parse_filter("COUNTRY = 'DE' AND D < '2024-01-02' AND Amount = 10.5", schema());
+  ASSERT_TRUE(e.ok()) << e.status().to_string();
+  EXPECT_EQ((*e)->to_string(), "((country = 'DE' AND d < 2024-01-02) AND amount = 10.50)");
+  EXPECT_NE(error_of("missing = 1").find("'missing'"), std::string::npos);
+  EXPECT_EQ(error_of("n + 1 = 2"),
+            "filter predicate at 1:1 cannot be converted to an Iceberg filter: ((n + 1) = 2) "
+            "(expected a column compared with a literal)");
+  EXPECT_NE(error_of("isnan(n)").find("isnan"), std::string::npos);
+  EXPECT_NE(error_of("amount = 1.234").find("1.234 (expected a value of type decimal(10, 2)"),
+            std::string::npos);
+  EXPECT_EQ(filter_text("NOT FALSE AND name NOT LIKE 'ab%'"), "name NOT LIKE 'ab%'");
+  EXPECT_EQ(filter_text("n NOT BETWEEN 1 AND 3"), "NOT ((n >= 1 AND n <= 3))");
 }
 
 }  // namespace

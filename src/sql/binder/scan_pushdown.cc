@@ -200,6 +200,7 @@ struct Converter {
           std::swap(col, val);
           op = flip(op);
         }
+        if (col->kind != K::kColumnRef) return fail(e, "expected a column compared with a literal");
         auto name = column(*col);
         if (!name) return nullptr;
         auto v = value(*val, *schema.find_field(*name, false)->type);
