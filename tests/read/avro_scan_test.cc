@@ -32,7 +32,7 @@ DataFile write_avro(FileIOPtr io, const std::string& path, const ColumnBatch& ba
   Schema schema(0, batch.fields);
   avro::ContainerWriterOptions co;
   co.block_size = 300;
-  auto w = AvroDataWriter::open(io, path, schema, parquet::WriterOptions(), co);
+  auto w = AvroDataWriter::open(io, path, schema, MetricsConfig(), co);
   EXPECT_TRUE(w.ok()) << w.status().to_string();
   EXPECT_TRUE((*w)->write(batch).ok());
   auto m = (*w)->close();

@@ -177,7 +177,7 @@ Result<Read> read_back(FileIOPtr io, const std::string& path, std::vector<Nested
 std::string write_file(FileIOPtr io, const std::string& path, const ColumnBatch& batch,
                        ContainerWriterOptions container) {
   Schema schema(0, batch.fields);
-  auto w = AvroDataWriter::open(io, path, schema, parquet::WriterOptions(), container);
+  auto w = AvroDataWriter::open(io, path, schema, MetricsConfig(), container);
   EXPECT_TRUE(w.ok()) << w.status().to_string();
   EXPECT_TRUE((*w)->write(batch).ok());
   auto m = (*w)->close();
