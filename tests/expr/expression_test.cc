@@ -189,10 +189,10 @@ TEST(ProjectionTest, PreEpochCompensation) {
 }
 
 TEST(ProjectionTest, PreEpochCompensationEveryOperator) {
-  // iceberg-spec-notes §7: for a negative projected literal, inclusive < and <= use lit+1, =
-  // becomes IN (lit, lit+1), IN adds lit+1; strict > and >= use lit+1 when lit <= 0, != becomes
-  // NOT IN (lit, lit+1), NOT IN adds lit+1. Old writers rounded -1 us to hour 0, so a file of
-  // 23:xx on 1969-12-31 may sit in partition 0 or -1.
+  // Iceberg spec, "Partition Transforms" (negative values): for a negative projected literal,
+  // inclusive < and <= use lit+1, = becomes IN (lit, lit+1), IN adds lit+1; strict > and >= use
+  // lit+1 when lit <= 0, != becomes NOT IN (lit, lit+1), NOT IN adds lit+1. Old writers rounded -1
+  // us to hour 0, so a file of 23:xx on 1969-12-31 may sit in partition 0 or -1.
   PartitionSpec hour = spec_of(3, Transform::hour(), "h");
   // Inclusive.
   EXPECT_EQ(inclusive(pred("event_ts", Operation::kLtEq, {str("1969-12-31T22:00:00")}), hour),

@@ -70,6 +70,10 @@ TEST(FilterTest, NamesResolveAgainstTheSchema) {
   EXPECT_NE(error_of("isnan(n)").find("isnan"), std::string::npos);
   EXPECT_NE(error_of("amount = 1.234").find("1.234 (expected a value of type decimal(10, 2)"),
             std::string::npos);
+  // A string literal binds to the column's type (checked when parse_filter binds), as the
+  // scan's filter always has; one that does not convert is an error.
+  EXPECT_EQ(filter_text("amount = '12.30'"), "amount = '12.30'");
+  EXPECT_FALSE(parse_filter("amount = 'x'", schema()).ok());
   EXPECT_EQ(filter_text("NOT FALSE AND name NOT LIKE 'ab%'"), "name NOT LIKE 'ab%'");
   EXPECT_EQ(filter_text("n NOT BETWEEN 1 AND 3"), "NOT ((n >= 1 AND n <= 3))");
 }

@@ -83,9 +83,14 @@ std::optional<Literal> pushable_literal(const ast::Expr& e, const Type& type, bo
     case ast::LiteralKind::kDouble:
       if (whole && t == TypeId::kDouble && lit.suffix != 'F') return double_literal(lit.text);
       return std::nullopt;
-    case ast::LiteralKind::kString:
+    case ast::LiteralKind::kString: {
       if (t == TypeId::kString) return Literal::string(lit.text);
-      return cast_string(lit.text, type);
+      std::optional<Literal> v = cast_string(lit.text, type);
+      // A whole filter keeps any other string as is: binding converts it to the column's type
+      // (Iceberg's literal conversion, e.g. '12.30' to decimal) or names it when it cannot.
+      if (!v && whole) return Literal::string(lit.text);
+      return v;
+    }
     case ast::LiteralKind::kDate:
     case ast::LiteralKind::kTimestamp:
     case ast::LiteralKind::kTimestampNtz: {
