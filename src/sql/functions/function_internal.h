@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
+#include "floe/util/calendar.h"
 #include "floe/util/strings.h"
 #include "floe/util/utf8.h"
 #include "sql/exec/bound_expr_internal.h"
@@ -282,13 +283,11 @@ void format_timestamp_text(int64_t micros, std::string* out);  // 2024-06-15 10:
 bool parse_date_text(std::string_view s, int32_t* days);
 bool parse_timestamp_text(std::string_view s, int64_t* micros);
 
-inline int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-inline int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
-constexpr int64_t kMicrosPerSecond = 1'000'000;
-constexpr int64_t kMicrosPerDay = 86'400 * kMicrosPerSecond;
+// Calendar maths and time units are util/calendar.h's.
+using floe::floor_div;
+using floe::floor_mod;
+using floe::kMicrosPerDay;
+using floe::kMicrosPerSecond;
 
 }  // namespace internal
 }  // namespace floe::sql
