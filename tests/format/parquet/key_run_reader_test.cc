@@ -20,11 +20,11 @@ namespace {
 using test_support::field;
 using test_support::TempDir;
 
-using Row = std::pair<std::optional<std::string>, std::optional<int64_t>>;
+using KeyRow = std::pair<std::optional<std::string>, std::optional<int64_t>>;
 
 // Writes rows as columns k (id 1, string) and v (id 2, long), optional when `optional`.
-void write_rows(const std::string& path, const std::vector<Row>& rows, WriterOptions options,
-                bool optional) {
+void write_key_rows(const std::string& path, const std::vector<KeyRow>& rows, WriterOptions options,
+                    bool optional) {
   Schema schema(
       0, {field(1, "k", Type::string(), !optional), field(2, "v", Type::int64(), !optional)});
   auto w = ParquetWriter::open(make_local_file_io(), path, schema, options);
@@ -47,16 +47,16 @@ void write_rows(const std::string& path, const std::vector<Row>& rows, WriterOpt
   ASSERT_TRUE((*w)->close().ok());
 }
 
-struct Read {
-  std::vector<Row> rows;
+struct KeyRuns {
+  std::vector<KeyRow> rows;
   int64_t dictionary_runs = 0, plain_runs = 0;
   bool saw_defs = false;
 };
 
 // Every row of the file through the runs: the values of a page in one call, or (by_run) run by
 // run, skipping the values of every other run.
-Read read_runs(KeyRunReader& r, const ParquetReader& file, bool by_run = false) {
-  Read out;
+KeyRuns read_key_runs(KeyRunReader& r, const ParquetReader& file, bool by_run = false) {
+  KeyRuns out;
   std::vector<KeyRunReader::Run> runs;
   ColumnPtr values = ColumnVector::make(r.value_type());
   std::vector<int16_t> defs;
@@ -120,18 +120,20 @@ Read read_runs(KeyRunReader& r, const ParquetReader& file, bool by_run = false) 
   return out;
 }
 
-std::unique_ptr<ParquetReader> open_file(const std::string& path) {
+std::unique_ptr<ParquetReader> open_key_file(const std::string& path) {
   auto r = ParquetReader::open(make_local_file_io(), path);
   EXPECT_TRUE(r.ok()) << r.status().to_string();
   return r.ok() ? std::move(*r) : nullptr;
 }
 
-std::string key(int64_t i) { return "s3://bucket/data/file-" + std::to_string(i) + ".parquet"; }
+std::string data_key(int64_t i) {
+  return "s3://bucket/data/file-" + std::to_string(i) + ".parquet";
+}
 
 // Sorted keys, several pages, with a dictionary.
-std::vector<Row> sorted_rows() {
-  std::vector<Row> rows;
-  for (int64_t i = 0; i < 5000; ++i) rows.emplace_back(key(i / 700), i);
+std::vector<KeyRow> sorted_key_rows() {
+  std::vector<KeyRow> rows;
+  for (int64_t i = 0; i < 5000; ++i) rows.emplace_back(data_key(i / 700), i);
   return rows;
 }
 
@@ -140,9 +142,9 @@ TEST(KeyRunReader, DictionaryEncodedKeys) {
   std::string path = (dir.path / "dict.parquet").string();
   WriterOptions o;
   o.page_row_limit = 1000;
-  std::vector<Row> rows = sorted_rows();
-  write_rows(path, rows, o, false);
-  auto file = open_file(path);
+  std::vector<KeyRow> rows = sorted_key_rows();
+  write_key_rows(path, rows, o, false);
+  auto file = open_key_file(path);
   ASSERT_TRUE(file);
   auto io = make_local_file_io();
   auto r = KeyRunReader::open(*io, *file, 1, 2);
@@ -153,11 +155,11 @@ TEST(KeyRunReader, DictionaryEncodedKeys) {
   EXPECT_EQ(keys.value_type()->id(), TypeId::kLong);
   auto bounds = keys.key_bounds(0);
   ASSERT_TRUE(bounds);
-  EXPECT_EQ(bounds->first, key(0));
-  EXPECT_EQ(bounds->second, key(7));
+  EXPECT_EQ(bounds->first, data_key(0));
+  EXPECT_EQ(bounds->second, data_key(7));
   EXPECT_TRUE(keys.check_row_counts(0).ok());
 
-  Read all = read_runs(keys, *file);
+  KeyRuns all = read_key_runs(keys, *file);
   EXPECT_EQ(all.rows, rows);
   EXPECT_GT(all.dictionary_runs, 0);
   EXPECT_EQ(all.plain_runs, 0);
@@ -177,7 +179,7 @@ TEST(KeyRunReader, DictionaryEncodedKeys) {
   ASSERT_TRUE(keys.restart_keys().ok());
   ASSERT_TRUE(keys.next_runs(&runs, &n).ok());
   ASSERT_FALSE(runs.empty());
-  EXPECT_EQ(keys.dictionary().bytes_at(runs[0].code), key(0));
+  EXPECT_EQ(keys.dictionary().bytes_at(runs[0].code), data_key(0));
 }
 
 TEST(KeyRunReader, PlainEncodedKeys) {
@@ -186,26 +188,28 @@ TEST(KeyRunReader, PlainEncodedKeys) {
   WriterOptions o;
   o.page_row_limit = 1000;
   o.dictionary_enabled = false;
-  std::vector<Row> rows = sorted_rows();
-  write_rows(path, rows, o, false);
-  auto file = open_file(path);
+  std::vector<KeyRow> rows = sorted_key_rows();
+  write_key_rows(path, rows, o, false);
+  auto file = open_key_file(path);
   ASSERT_TRUE(file);
   auto io = make_local_file_io();
   auto r = KeyRunReader::open(*io, *file, 1, 2);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   ASSERT_TRUE(*r);
-  Read all = read_runs(**r, *file);
+  KeyRuns all = read_key_runs(**r, *file);
   EXPECT_EQ(all.rows, rows);
   EXPECT_EQ(all.dictionary_runs, 0);
   EXPECT_GT(all.plain_runs, 0);
   EXPECT_EQ((*r)->dictionary_generation(), 0u);
 
   // Run by run, every other run's values skipped.
-  Read skipping = read_runs(**r, *file, true);
+  KeyRuns skipping = read_key_runs(**r, *file, true);
   ASSERT_EQ(skipping.rows.size(), rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(skipping.rows[i].first, rows[i].first) << i;
-    if (skipping.rows[i].second != -1) EXPECT_EQ(skipping.rows[i].second, rows[i].second) << i;
+    if (skipping.rows[i].second != -1) {
+      EXPECT_EQ(skipping.rows[i].second, rows[i].second) << i;
+    }
   }
 }
 
@@ -214,31 +218,33 @@ TEST(KeyRunReader, NullableValuesAndKeys) {
   std::string path = (dir.path / "nulls.parquet").string();
   WriterOptions o;
   o.page_row_limit = 300;
-  std::vector<Row> rows;
+  std::vector<KeyRow> rows;
   for (int64_t i = 0; i < 2000; ++i) {
     std::optional<std::string> k;
-    if (i % 101 != 7) k = key(i / 150);
+    if (i % 101 != 7) k = data_key(i / 150);
     std::optional<int64_t> v;
     if (i % 13 != 5) v = i * 3;
     rows.emplace_back(k, v);
   }
-  write_rows(path, rows, o, true);
-  auto file = open_file(path);
+  write_key_rows(path, rows, o, true);
+  auto file = open_key_file(path);
   ASSERT_TRUE(file);
   auto io = make_local_file_io();
   auto r = KeyRunReader::open(*io, *file, 1, 2);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
   ASSERT_TRUE(*r);
   EXPECT_EQ((*r)->value_max_def(), 1);
-  Read all = read_runs(**r, *file);
+  KeyRuns all = read_key_runs(**r, *file);
   EXPECT_EQ(all.rows, rows);
   EXPECT_TRUE(all.saw_defs);
 
-  Read skipping = read_runs(**r, *file, true);
+  KeyRuns skipping = read_key_runs(**r, *file, true);
   ASSERT_EQ(skipping.rows.size(), rows.size());
   for (size_t i = 0; i < rows.size(); ++i) {
     EXPECT_EQ(skipping.rows[i].first, rows[i].first) << i;
-    if (skipping.rows[i].second != -1) EXPECT_EQ(skipping.rows[i].second, rows[i].second) << i;
+    if (skipping.rows[i].second != -1) {
+      EXPECT_EQ(skipping.rows[i].second, rows[i].second) << i;
+    }
   }
 }
 
@@ -254,7 +260,7 @@ TEST(KeyRunReader, LayoutsThatDoNotFitGiveNull) {
     ASSERT_TRUE(w.ok()) << w.status().to_string();
     ASSERT_TRUE((*w)->close().ok());
   }
-  auto file = open_file(path);
+  auto file = open_key_file(path);
   ASSERT_TRUE(file);
   auto io = make_local_file_io();
   auto fits = [&](int32_t key_id, int32_t value_id) {
