@@ -3,19 +3,16 @@
 #include <vector>
 
 #include "floe/format/avro/data_reader.h"
+#include "floe/format/parquet/key_run_reader.h"
 #include "floe/format/parquet/reader.h"
 #include "floe/scan/delete_index.h"
 #include "floe/util/strings.h"
-#include "format/parquet/column_decoder_internal.h"
-#include "format/parquet/schema_internal.h"
 
 namespace floe {
 
 namespace {
 
-using parquet::internal::ColumnDecoder;
-using parquet::internal::LeafSpec;
-using parquet::internal::MNode;
+using parquet::KeyRunReader;
 
 constexpr int32_t kDeleteFilePathId = 2147483546;
 constexpr int32_t kDeletePosId = 2147483545;
@@ -86,39 +83,16 @@ Result<std::unique_ptr<parquet::ParquetReader>> open_parquet(FileIOPtr io, const
   return opened;
 }
 
-// A top-level, unrepeated primitive field of the file, or nullptr.
-const MNode* flat_field(const parquet::internal::FileSchema& fs, int32_t id) {
-  for (const auto& m : fs.fields) {
-    if (m.field.id == id && m.kind == MNode::kPrimitive && m.pnode >= 0 &&
-        fs.nodes[static_cast<size_t>(m.pnode)].rep == 0) {
-      return &m;
-    }
-  }
-  return nullptr;
-}
-
-// One of the two columns the fast path reads: its chunk bytes (buffer reused from row group to
-// row group) and the decoder in them.
-struct Column {
-  LeafSpec spec;
-  int leaf = 0;
-  std::string name;
-  Buffer chunk;
-  ColumnDecoder decoder;
-};
-
 // The dictionary-aware read of a Parquet position-delete file whose file_path is a flat
-// BYTE_ARRAY column and pos a flat long column.
+// BYTE_ARRAY column and pos a flat long column: the Iceberg side of KeyRunReader's runs.
 class RunReader {
  public:
-  RunReader(FileIO& io, const parquet::ParquetReader& file, const MNode& path_field,
-            const MNode& pos_field, const parquet::internal::FileSchema& fs,
+  RunReader(KeyRunReader& keys, const parquet::ParquetReader& file,
             const std::optional<std::string>& target, PositionDeletes* out)
-      : io_(io), file_(file), target_(target), out_(out) {
-    init(&path_, path_field, fs, "file_path");
-    init(&pos_, pos_field, fs, "pos");
+      : keys_(keys), file_(file), target_(target), out_(out) {
     if (target) key_ = normalized_path_view(*target);
-    values_ = ColumnVector::make(pos_.spec.type);
+    values_ = ColumnVector::make(keys_.value_type());
+    max_def_ = keys_.value_max_def();
   }
 
   Status read() {
@@ -128,65 +102,28 @@ class RunReader {
   }
 
  private:
-  static void init(Column* c, const MNode& m, const parquet::internal::FileSchema& fs,
-                   const char* name) {
-    const auto& pn = fs.nodes[static_cast<size_t>(m.pnode)];
-    c->spec = LeafSpec{m.physical, m.type_length, pn.def, pn.rep, m.conv, m.field.type};
-    c->leaf = m.leaf;
-    c->name = name;
-  }
-
-  Status start(int g, Column* c) {
-    const parquet::ColumnMetaData& meta = *file_.metadata()
-                                               .row_groups[static_cast<size_t>(g)]
-                                               .columns[static_cast<size_t>(c->leaf)]
-                                               .meta_data;
-    Status st = parquet::internal::read_chunk(io_, file_.path(), meta, &c->chunk);
-    if (!st.ok()) return st.with_context(file_.path());
-    return c->decoder.start(c->spec, meta, c->chunk);
-  }
-
   Status read_group(int g) {
-    const parquet::RowGroup& rg = file_.metadata().row_groups[static_cast<size_t>(g)];
-    for (const Column* c : {&path_, &pos_}) {
-      const auto& meta = *rg.columns[static_cast<size_t>(c->leaf)].meta_data;
-      if (meta.num_values != rg.num_rows) {
-        return invalid_data("{}: row group {} has {} rows, column chunk {} values", file_.path(), g,
-                            rg.num_rows, meta.num_values);
-      }
-    }
+    FLOE_TRY(keys_.check_row_counts(g));
     if (target_) {
-      const auto& stats = rg.columns[static_cast<size_t>(path_.leaf)].meta_data->statistics;
-      if (stats && stats->min_value && stats->max_value &&
-          !path_bounds_may_match(*target_, *stats->min_value, *stats->max_value)) {
+      auto bounds = keys_.key_bounds(g);
+      if (bounds && !path_bounds_may_match(*target_, bounds->first, bounds->second)) {
         ++out_->row_groups_skipped;
         return Status::OK();
       }
     }
     ++out_->row_groups_read;
-    auto fail = [&](const Column& c, const Status& st) {
-      return st.with_context(fmt::format("{}: row group {} column {}", file_.path(), g, c.name));
-    };
-    Status st = start(g, &path_);
-    if (!st.ok()) return fail(path_, st);
-    st = start(g, &pos_);
-    if (!st.ok()) return fail(pos_, st);
-    if (!target_ && pos_.spec.max_def == 0) {
-      st = reserve_sets(g);
-      if (!st.ok()) return fail(path_, st);
-    }
+    FLOE_TRY(keys_.start_row_group(g));
+    if (!target_ && max_def_ == 0) FLOE_TRY(reserve_sets());
     int64_t pending_skip = 0;  // pos rows of unkept paths not yet passed over
     while (true) {
       int64_t rows = 0;
-      st = path_.decoder.next_runs(&runs_, &rows);
-      if (!st.ok()) return fail(path_, st);
+      FLOE_TRY(keys_.next_runs(&runs_, &rows));
       if (rows == 0) return Status::OK();
-      if (path_.decoder.dictionary_generation() != generation_) load_dictionary();
+      if (keys_.dictionary_generation() != generation_) load_dictionary();
       if (!target_) {
         // Every path is kept: the page's positions in one decode, then handed out by run.
         values_->clear();
-        st = pos_.decoder.next(rows, values_.get(), &defs_, &reps_);
-        if (!st.ok()) return fail(pos_, st);
+        FLOE_TRY(keys_.next_values(rows, values_.get(), &defs_));
         int64_t row = 0, value = 0;
         for (const auto& run : runs_) {
           add_run(run, row, &value);
@@ -200,13 +137,11 @@ class RunReader {
           continue;
         }
         if (pending_skip > 0) {
-          st = pos_.decoder.skip(pending_skip);
-          if (!st.ok()) return fail(pos_, st);
+          FLOE_TRY(keys_.skip_values(pending_skip));
           pending_skip = 0;
         }
         values_->clear();
-        st = pos_.decoder.next(run.rows, values_.get(), &defs_, &reps_);
-        if (!st.ok()) return fail(pos_, st);
+        FLOE_TRY(keys_.next_values(run.rows, values_.get(), &defs_));
         int64_t value = 0;
         add_run(run, 0, &value);
       }
@@ -216,12 +151,12 @@ class RunReader {
   // Sizes the sets of the row group's dictionary-encoded paths before any position is added:
   // a first pass over the (cheap) path runs counts them, so each set's memory is touched once
   // instead of being regrown and copied. Every row adds a position when pos has no nulls.
-  Status reserve_sets(int g) {
+  Status reserve_sets() {
     int64_t rows = 0;
     while (true) {
-      FLOE_TRY(path_.decoder.next_runs(&runs_, &rows));
+      FLOE_TRY(keys_.next_runs(&runs_, &rows));
       if (rows == 0) break;
-      if (path_.decoder.dictionary_generation() != generation_) {
+      if (keys_.dictionary_generation() != generation_) {
         load_dictionary();
         counts_.assign(slots_.size(), 0);
       }
@@ -233,14 +168,14 @@ class RunReader {
       if (counts_[code] > 0) set_of(static_cast<uint32_t>(code))->reserve_more(counts_[code]);
     }
     counts_.clear();
-    return start(g, &path_);
+    return keys_.restart_keys();
   }
 
   // A new dictionary: its entries are normalized (or compared with the target) lazily, once.
   void load_dictionary() {
-    generation_ = path_.decoder.dictionary_generation();
+    generation_ = keys_.dictionary_generation();
     if (generation_ == 0) return;  // no dictionary yet: every page is in another encoding
-    const ColumnVector& dict = path_.decoder.dictionary();
+    const ColumnVector& dict = keys_.dictionary();
     slots_.assign(static_cast<size_t>(dict.length()), nullptr);
     if (target_) {
       match_.resize(static_cast<size_t>(dict.length()));
@@ -251,19 +186,15 @@ class RunReader {
   }
 
   bool kept(uint32_t code) const {
-    if (code == ColumnDecoder::kNull) return false;
-    if (code & ColumnDecoder::kPlain) {
-      return normalized_path_view(path_.decoder.plain_values().bytes_at(
-                 static_cast<int64_t>(code & ~ColumnDecoder::kPlain))) == key_;
-    }
+    if (code == KeyRunReader::kNull) return false;
+    if (code & KeyRunReader::kPlain) return normalized_path_view(keys_.plain_key(code)) == key_;
     return match_[code];
   }
 
   // The set a run's path goes to (created on its first position).
   PositionDeleteSet* set_of(uint32_t code) {
-    if (code & ColumnDecoder::kPlain) {
-      std::string_view key = normalized_path_view(path_.decoder.plain_values().bytes_at(
-          static_cast<int64_t>(code & ~ColumnDecoder::kPlain)));
+    if (code & KeyRunReader::kPlain) {
+      std::string_view key = normalized_path_view(keys_.plain_key(code));
       if (!plain_set_ || key != plain_key_) {
         plain_key_.assign(key);
         plain_set_ = &out_->by_path[plain_key_];
@@ -271,25 +202,24 @@ class RunReader {
       return plain_set_;
     }
     PositionDeleteSet*& slot = slots_[code];
-    if (!slot)
-      slot = &out_->by_path[normalize_file_path(path_.decoder.dictionary().bytes_at(code))];
+    if (!slot) slot = &out_->by_path[normalize_file_path(keys_.dictionary().bytes_at(code))];
     return slot;
   }
 
   // Adds the positions of a run whose rows start at `row` of values_/defs_ (*value: its first
   // dense value, advanced past the run). Null paths and null positions are skipped.
-  void add_run(const ColumnDecoder::Run& run, int64_t row, int64_t* value) {
+  void add_run(const KeyRunReader::Run& run, int64_t row, int64_t* value) {
     const int64_t* v = values_->raw<int64_t>();
     if (defs_.empty()) {  // pos has no nulls: the run's values are contiguous
-      if (run.code != ColumnDecoder::kNull) set_of(run.code)->add_many(v + *value, run.rows);
+      if (run.code != KeyRunReader::kNull) set_of(run.code)->add_many(v + *value, run.rows);
       *value += run.rows;
       return;
     }
-    const int16_t max_def = pos_.spec.max_def;
+    const int16_t max_def = max_def_;
     PositionDeleteSet* set = nullptr;
     for (int64_t r = row; r < row + run.rows; ++r) {
       if (defs_[static_cast<size_t>(r)] != max_def) continue;
-      if (run.code != ColumnDecoder::kNull) {
+      if (run.code != KeyRunReader::kNull) {
         if (!set) set = set_of(run.code);
         set->add(v[*value]);
       }
@@ -297,15 +227,15 @@ class RunReader {
     }
   }
 
-  FileIO& io_;
+  KeyRunReader& keys_;
   const parquet::ParquetReader& file_;
   const std::optional<std::string>& target_;
   PositionDeletes* out_;
   std::string key_;  // the target's normalized path
-  Column path_, pos_;
-  std::vector<ColumnDecoder::Run> runs_;
+  std::vector<KeyRunReader::Run> runs_;
   ColumnPtr values_;
-  std::vector<int16_t> defs_, reps_;
+  int16_t max_def_ = 0;  // pos's definition level of a non-null position
+  std::vector<int16_t> defs_;
   uint64_t generation_ = ~uint64_t{0};
   std::vector<PositionDeleteSet*> slots_;  // by dictionary index
   std::vector<uint8_t> match_;             // by dictionary index, when filtering
@@ -318,14 +248,10 @@ Status read_parquet(FileIOPtr io, const std::string& path, const PositionDeleteR
                     PositionDeletes* out) {
   auto reader = FLOE_TRY(open_parquet(io, path, options.file_size));
   if (options.dictionary_runs) {
-    auto fs = parquet::internal::map_schema(reader->metadata(), std::nullopt);
-    if (!fs.ok()) return fs.status().with_context(path);
-    const MNode* p = flat_field(*fs, kDeleteFilePathId);
-    const MNode* q = flat_field(*fs, kDeletePosId);
-    if (p && q && p->physical == parquet::PhysicalType::kByteArray &&
-        p->conv == parquet::internal::Conv::kNone && q->field.type->id() == TypeId::kLong) {
+    auto keys = FLOE_TRY(KeyRunReader::open(*io, *reader, kDeleteFilePathId, kDeletePosId));
+    if (keys) {
       out->used_dictionary_runs = true;
-      RunReader runs(*io, *reader, *p, *q, *fs, options.data_file, out);
+      RunReader runs(*keys, *reader, options.data_file, out);
       return runs.read();
     }
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
+#include "floe/format/parquet/key_run_reader.h"
 #include "floe/io/file_io.h"
 #include "format/parquet/codec_internal.h"
 #include "format/parquet/schema_internal.h"
@@ -51,12 +52,10 @@ class ColumnDecoder {
   // dictionary-encoded pages (a sorted column's RLE runs are long). A run names a dictionary
   // index, kPlain | i for value i of plain_values() (pages in another encoding, decoded the
   // generic way), or kNull. Not to be mixed with next() on one chunk.
-  struct Run {
-    uint32_t code;
-    uint32_t rows;
-  };
-  static constexpr uint32_t kNull = 0xFFFFFFFFu;
-  static constexpr uint32_t kPlain = 0x80000000u;
+  // (The public KeyRunReader hands these runs out as they are.)
+  using Run = KeyRunReader::Run;
+  static constexpr uint32_t kNull = KeyRunReader::kNull;
+  static constexpr uint32_t kPlain = KeyRunReader::kPlain;
   // The next data page as runs; *rows = its rows (0 at the end of the chunk).
   Status next_runs(std::vector<Run>* runs, int64_t* rows);
   // The dictionary the dictionary indices refer to, and a number that changes whenever it is
