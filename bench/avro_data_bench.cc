@@ -29,7 +29,7 @@ const AvroBenchFile& avro_bench_file() {
     const char* env = std::getenv("FLOE_BENCH_ROWS");
     f.rows = env ? std::atoll(env) : 1000000;
     Schema schema(0, avro_bench_fields());
-    auto w = AvroDataWriter::open(f.io, f.path, schema, parquet::WriterOptions());
+    auto w = AvroDataWriter::open(f.io, f.path, schema, MetricsConfig());
     if (!w.ok()) std::abort();
     const int64_t chunk = 65536;
     for (int64_t start = 0; start < f.rows; start += chunk) {

@@ -64,8 +64,9 @@ fs::path bench_dir() {
 // Rows sorted by (file_path, pos): file f deletes positions 0, 10, 20, ... Written in batches
 // straight to floe's Parquet writer with its defaults (PositionDeleteWriter would sort them).
 Status write_file(const std::string& path, int64_t rows) {
+  const parquet::WriterOptions options;
   auto w = FLOE_TRY(
-      parquet::ParquetWriter::open(make_local_file_io(), path, position_delete_schema(), {}));
+      parquet::ParquetWriter::open(make_local_file_io(), path, position_delete_schema(), options));
   const auto& fields = position_delete_schema().fields();
   const int64_t per_file = rows / kDataFiles;
   ColumnBatch b = ColumnBatch::make(fields);

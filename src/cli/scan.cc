@@ -19,9 +19,13 @@ namespace floe::cli {
 namespace {
 
 std::string thousands(int64_t v) {
-  std::string s = std::to_string(v < 0 ? -v : v);
-  for (int i = static_cast<int>(s.size()) - 3; i > 0; i -= 3) s.insert(i, " ");
-  return v < 0 ? "-" + s : s;
+  const std::string digits = std::to_string(v < 0 ? -v : v);
+  std::string out = v < 0 ? "-" : "";
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out.push_back(' ');
+    out.push_back(digits[i]);
+  }
+  return out;
 }
 
 std::string join(const std::vector<std::string>& v, const char* sep) {

@@ -11,7 +11,9 @@ namespace floe {
 namespace {
 
 std::string fixture(const std::string& rel) {
-  std::ifstream in(std::string(FLOE_FIXTURES_DIR) + "/" + rel, std::ios::binary);
+  std::string path = FLOE_FIXTURES_DIR "/";
+  path.append(rel);
+  std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

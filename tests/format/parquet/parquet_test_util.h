@@ -17,7 +17,7 @@ namespace floe::parquet::testing {
 using test_support::run_command;
 using test_support::shell_quote;
 
-inline std::string oracle_dir() { return std::string(FLOE_SOURCE_DIR) + "/tests/oracle"; }
+inline std::string oracle_dir() { return FLOE_SOURCE_DIR "/tests/oracle"; }
 
 inline std::string file_magic(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -69,7 +69,9 @@ TEST(SnappyDecoder, CopiesWithFourByteOffsetsAndOverlaps) {
 }
 
 TEST(SnappyDecoder, CorruptBlocksFail) {
-  std::string good = compress(std::string(5000, 'x') + "tail of the page");
+  std::string page(5000, 'x');
+  page.append("tail of the page");
+  std::string good = compress(page);
   std::vector<uint8_t> out(5016 + 64);
   ASSERT_TRUE(snappy_decompress(bytes(good), good.size(), out.data(), 5016));
   // Wrong declared size, truncated input, trailing garbage.
