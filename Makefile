@@ -2,6 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 STAMP := $(BUILD)/.deps-installed
+ORACLES := $(BUILD)/.oracles-installed
 # ccache hits across checkouts in different directories, and with the tests' precompiled header.
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_file_ctime
@@ -12,12 +13,16 @@ WERROR ?= $(if $(CI),ON,OFF)
 
 all: build
 
-$(STAMP): scripts/install-deps scripts/install-oracles tests/oracle/package-lock.json
+# The packages the build needs; the tests' independent oracles (npm) only for `make test`.
+$(STAMP): scripts/install-deps
 	@scripts/install-deps
-	@scripts/install-oracles
 	@mkdir -p $(BUILD) && touch $(STAMP)
 
-deps: $(STAMP)
+$(ORACLES): scripts/install-oracles tests/oracle/package-lock.json
+	@scripts/install-oracles
+	@mkdir -p $(BUILD) && touch $(ORACLES)
+
+deps: $(STAMP) $(ORACLES)
 
 $(BUILD)/build.ninja: $(STAMP) CMakeLists.txt cmake/layers.txt cmake/layers.cmake
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFLOE_WERROR=$(WERROR) >/dev/null
@@ -35,10 +40,10 @@ build-cli: configure
 run: build-cli
 	@$(BUILD)/floe demo
 
-test: build
+test: build $(ORACLES)
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-bench: build
+bench: build $(ORACLES)
 	@$(BUILD)/bench/floe_bench
 
 format:
