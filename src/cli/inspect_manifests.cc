@@ -22,6 +22,12 @@ std::string dump(const ojson& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// A value from Literal::to_json as ordered JSON. String values read from data files may hold
+// invalid UTF-8: it is replaced, never thrown on.
+ojson ordered(const nlohmann::json& j) {
+  return ojson::parse(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
 std::string hex(std::string_view bytes) {
   static const char* kDigits = "0123456789abcdef";
   std::string s = "0x";
@@ -46,7 +52,7 @@ ojson bound_json(const TypePtr& type, const std::string& bytes) {
   if (type && type->is_primitive()) {
     auto lit = Literal::from_bytes(type, bytes);
     nlohmann::json j;
-    if (lit.ok() && lit->to_json(&j).ok()) return ojson::parse(j.dump());
+    if (lit.ok() && lit->to_json(&j).ok()) return ordered(j);
   }
   return hex(bytes);
 }
@@ -169,7 +175,7 @@ ojson entry_json(const TableMetadata& m, const ManifestReader& reader, const Man
   for (size_t i = 0; i < f.partition.size() && i < fields.size(); ++i) {
     nlohmann::json v;
     if (f.partition[i].is_null() || !f.partition[i].to_json(&v).ok()) v = nullptr;
-    part[fields[i].name] = ojson::parse(v.dump());
+    part[fields[i].name] = ordered(v);
   }
   d["partition"] = std::move(part);
   d["record_count"] = f.record_count;

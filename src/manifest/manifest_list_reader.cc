@@ -233,8 +233,10 @@ Result<ManifestList> parse_manifest_list(std::string bytes, std::string_view pat
   list.codec = reader->codec();
   while (FLOE_TRY(reader->next_block())) {
     Decoder& d = reader->decoder();
+    // next_block() bounded the count by the block's bytes; past a million entries growth is
+    // left to push_back, so a corrupt count never reserves more than the entries decoded.
     size_t needed = list.manifests.size() + static_cast<size_t>(reader->block_count());
-    if (needed > list.manifests.capacity()) {
+    if (needed > list.manifests.capacity() && needed <= (size_t{1} << 20)) {
       list.manifests.reserve(std::max(needed, 2 * list.manifests.capacity()));
     }
     for (int64_t i = 0; i < reader->block_count() && d.ok(); ++i) {

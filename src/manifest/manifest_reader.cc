@@ -27,11 +27,11 @@ using internal::value_node;
 
 namespace {
 
-Result<int64_t> parse_int(std::string_view s, std::string_view what) {
-  int64_t v = 0;
+Result<int32_t> parse_int(std::string_view s, std::string_view what) {
+  int32_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size()) {
-    return invalid_data("header metadata {} is not an integer: '{}'", what, s);
+    return invalid_data("header metadata {} is not an int: '{}'", what, s);
   }
   return v;
 }
@@ -382,12 +382,12 @@ Status ManifestReader::Impl::init(const TableMetadata* table) {
   }
   for (const auto& s : plan.entry_steps) has_seq |= s.id == kDataSeq;
   if (const std::string* v = meta("format-version")) {
-    info.format_version = static_cast<int>(FLOE_TRY_CTX(parse_int(*v, "format-version"), path));
+    info.format_version = FLOE_TRY_CTX(parse_int(*v, "format-version"), path);
   } else {
     info.format_version = has_row_id ? 3 : (has_seq || has_content) ? 2 : 1;
   }
   if (const std::string* v = meta("partition-spec-id")) {
-    info.spec_id = static_cast<int32_t>(FLOE_TRY_CTX(parse_int(*v, "partition-spec-id"), path));
+    info.spec_id = FLOE_TRY_CTX(parse_int(*v, "partition-spec-id"), path);
   } else {
     info.spec_id = manifest.partition_spec_id;
   }

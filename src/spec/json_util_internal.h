@@ -9,33 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "floe/spec/json_text.h"
 #include "floe/util/result.h"
 
 namespace floe::internal {
 
 using json = nlohmann::json;
 
-inline const char* kind_of(const json& j) {
-  switch (j.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::object:
-      return "an object";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::number_integer:
-    case json::value_t::number_unsigned:
-      return "an integer";
-    case json::value_t::number_float:
-      return "a number";
-    default:
-      return "a value";
-  }
-}
+inline const char* kind_of(const json& j) { return json_kind(j); }
 
 // A JSON object being read, with the path used in error messages.
 class Obj {
@@ -134,13 +115,9 @@ class Obj {
     if (!v) return out;
     if (!v->is_object()) return wrong(key, "an object");
     for (auto it = v->begin(); it != v->end(); ++it) {
-      if (it->is_string()) {
-        out[it.key()] = it->get<std::string>();
-      } else if (it->is_null()) {
-        return invalid_data("{}: value of '{}' must be a string, got null", where(key), it.key());
-      } else {
-        out[it.key()] = it->dump();  // numbers/booleans as their JSON text
-      }
+      // Numbers and booleans as their JSON text; null, arrays and objects are an error.
+      out[it.key()] = FLOE_TRY(
+          json_scalar_text(*it, fmt::format("{}: value of '{}'", where(key), it.key())));
     }
     return out;
   }

@@ -8,6 +8,7 @@
 #include <optional>
 #include <type_traits>
 
+#include "floe/spec/json_text.h"
 #include "floe/spec/type.h"
 #include "floe/spec/type_visitor.h"
 #include "floe/util/binary_text.h"
@@ -286,7 +287,7 @@ Result<double> float_from_json(const TypePtr& type, const nlohmann::json& json) 
     if (s == "Infinity") return std::numeric_limits<double>::infinity();
     if (s == "-Infinity") return -std::numeric_limits<double>::infinity();
   }
-  return invalid_data("cannot parse {} as a {} value", json.dump(), type->to_string());
+  return invalid_data("cannot parse {} as a {} value", json_for_message(json), type->to_string());
 }
 
 Result<int64_t> integer_from_json(const TypePtr& type, const nlohmann::json& json, int64_t lo,
@@ -298,12 +299,12 @@ Result<int64_t> integer_from_json(const TypePtr& type, const nlohmann::json& jso
     int64_t v = json.get<int64_t>();
     if (v >= lo && v <= hi) return v;
   }
-  return invalid_data("cannot parse {} as a {} value", json.dump(), type->to_string());
+  return invalid_data("cannot parse {} as a {} value", json_for_message(json), type->to_string());
 }
 
 Result<std::string> text_from_json(const TypePtr& type, const nlohmann::json& json) {
   if (!json.is_string()) {
-    return invalid_data("cannot parse {} as a {} value: expected a string", json.dump(),
+    return invalid_data("cannot parse {} as a {} value: expected a string", json_for_message(json),
                         type->to_string());
   }
   return json.get<std::string>();
@@ -413,7 +414,7 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
   switch (type->id()) {
     case TypeId::kBoolean:
       if (!json.is_boolean()) {
-        return invalid_data("cannot parse {} as a boolean value", json.dump());
+        return invalid_data("cannot parse {} as a boolean value", json_for_message(json));
       }
       return Literal(type, json.get<bool>());
     case TypeId::kInt: {
@@ -428,6 +429,11 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
     }
     case TypeId::kFloat: {
       double v = FLOE_TRY(float_from_json(type, json));
+      // Past FLT_MAX by half an ulp or more (2^128 - 2^103) the value rounds to infinity.
+      if (std::isfinite(v) && std::fabs(v) >= 0x1.ffffffp127) {
+        return invalid_data("cannot parse {} as a float value: out of the float range",
+                            json_for_message(json));
+      }
       return Literal(type, static_cast<float>(v));
     }
     case TypeId::kDouble: {
@@ -493,7 +499,7 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
     }
     case TypeId::kStruct: {
       if (!json.is_object()) {
-        return invalid_data("cannot parse {} as a {} value: expected an object", json.dump(),
+        return invalid_data("cannot parse {} as a {} value: expected an object", json_for_message(json),
                             type->to_string());
       }
       std::vector<Literal> values;
@@ -509,7 +515,7 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
     }
     case TypeId::kList: {
       if (!json.is_array()) {
-        return invalid_data("cannot parse {} as a {} value: expected an array", json.dump(),
+        return invalid_data("cannot parse {} as a {} value: expected an array", json_for_message(json),
                             type->to_string());
       }
       std::vector<Literal> elements;
@@ -523,7 +529,7 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
         return invalid_data(
             "cannot parse {} as a {} value: expected {{\"keys\": [...], \"values\": [...]}} of "
             "equal length",
-            json.dump(), type->to_string());
+            json_for_message(json), type->to_string());
       }
       std::vector<Literal> keys, values;
       for (const auto& k : json["keys"]) keys.push_back(FLOE_TRY(from_json(type->key().type, k)));

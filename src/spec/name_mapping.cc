@@ -1,40 +1,62 @@
 // Parsing of Iceberg's name mapping JSON (Iceberg spec, Column Projection).
 #include "floe/spec/name_mapping.h"
 
-#include <nlohmann/json.hpp>
+#include "floe/spec/json_text.h"
 
 namespace floe {
 
 namespace {
 
-Result<MappedField> parse_mapped(const nlohmann::json& j) {
-  if (!j.is_object()) return invalid_data("name mapping entry is not an object");
-  MappedField f;
-  if (j.contains("field-id") && !j["field-id"].is_null()) {
-    if (!j["field-id"].is_number_integer()) return invalid_data("name mapping field-id not int");
-    f.field_id = j["field-id"].get<int32_t>();
+using nlohmann::json;
+
+bool is_int32(const json& v) {
+  if (v.is_number_unsigned()) return v.get<uint64_t>() <= INT32_MAX;
+  if (!v.is_number_integer()) return false;
+  int64_t x = v.get<int64_t>();
+  return x >= INT32_MIN && x <= INT32_MAX;
+}
+
+Result<MappedField> parse_mapped(const json& j, const std::string& path) {
+  if (!j.is_object()) {
+    return invalid_data("name mapping {}: expected an object, got {}", path, json_kind(j));
   }
-  if (j.contains("names")) {
-    if (!j["names"].is_array()) return invalid_data("name mapping names is not an array");
-    for (const auto& n : j["names"]) {
+  MappedField f;
+  if (auto id = j.find("field-id"); id != j.end() && !id->is_null()) {
+    if (!is_int32(*id)) {
+      return invalid_data("name mapping {}: field 'field-id' must be an int, got {}", path,
+                          json_for_message(*id));
+    }
+    f.field_id = id->get<int32_t>();
+  }
+  if (auto names = j.find("names"); names != j.end() && !names->is_null()) {
+    if (!names->is_array()) {
+      return invalid_data("name mapping {}: field 'names' must be an array, got {}", path,
+                          json_kind(*names));
+    }
+    for (const auto& n : *names) {
       if (n.is_string()) f.names.push_back(n.get<std::string>());
     }
   }
-  if (j.contains("fields") && j["fields"].is_array()) {
-    for (const auto& c : j["fields"]) f.fields.push_back(FLOE_TRY(parse_mapped(c)));
+  if (auto fields = j.find("fields"); fields != j.end() && fields->is_array()) {
+    for (size_t i = 0; i < fields->size(); ++i) {
+      f.fields.push_back(
+          FLOE_TRY(parse_mapped((*fields)[i], fmt::format("{}.fields[{}]", path, i))));
+    }
   }
   return f;
 }
 
 }  // namespace
 
-Result<std::vector<MappedField>> parse_name_mapping(std::string_view json) {
-  auto j = nlohmann::json::parse(json, nullptr, false);
+Result<std::vector<MappedField>> parse_name_mapping(std::string_view text) {
+  json j = FLOE_TRY(parse_json_text(text, "name mapping"));
   // Some writers wrap the list as {"type": "struct", "fields": [...]}.
-  if (!j.is_discarded() && j.is_object() && j.contains("fields")) j = j["fields"];
-  if (j.is_discarded() || !j.is_array()) return invalid_data("name mapping is not a JSON array");
+  if (j.is_object() && j.contains("fields")) j = std::move(j["fields"]);
+  if (!j.is_array()) return invalid_data("name mapping is not a JSON array");
   std::vector<MappedField> out;
-  for (const auto& e : j) out.push_back(FLOE_TRY(parse_mapped(e)));
+  for (size_t i = 0; i < j.size(); ++i) {
+    out.push_back(FLOE_TRY(parse_mapped(j[i], fmt::format("[{}]", i))));
+  }
   return out;
 }
 

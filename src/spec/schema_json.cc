@@ -314,11 +314,7 @@ ojson sort_order_json(const SortOrder& order) {
 }
 
 Result<json> parse_text(std::string_view text, const char* what) {
-  try {
-    return json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    return invalid_data("{} is not valid JSON: syntax error at byte {}", what, e.byte);
-  }
+  return parse_json_text(text, what);
 }
 
 }  // namespace internal

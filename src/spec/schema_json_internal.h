@@ -28,7 +28,7 @@ nlohmann::ordered_json partition_spec_json(const PartitionSpec& spec);
 Result<SortOrderPtr> parse_sort_order(const nlohmann::json& j, const std::string& path);
 nlohmann::ordered_json sort_order_json(const SortOrder& order);
 
-// Parses JSON text; a syntax error names `what` and the byte offset.
+// Parses JSON text (parse_json_text): an error names `what` and the byte offset or value.
 Result<nlohmann::json> parse_text(std::string_view text, const char* what);
 
 }  // namespace floe::internal

@@ -5,12 +5,17 @@
 // properties, refs) to the nlohmann parser as a small JSON object. With
 // `referenced_snapshots_only`, snapshots no ref points at are skipped without being decoded.
 //
+// Values nested deeper than kMaxJsonDepth never reach nlohmann from here: the rest is checked
+// before it is parsed, and a snapshot's unknown fields are skipped by simdjson without
+// recursion (the slow path checks the whole text).
+//
 // Any error or unexpected shape returns nullopt, and the caller parses the whole text with the
 // nlohmann parser, so error messages and the handling of odd writers have one reference.
 #include <simdjson.h>
 
 #include <unordered_set>
 
+#include "floe/util/json_depth.h"
 #include "spec/table_metadata_internal.h"
 
 namespace floe::internal {
@@ -276,6 +281,8 @@ std::optional<TableMetadata> parse_table_metadata_fast(std::string_view text,
         continue;
       }
       if (!raw_value(v, &raw)) return std::nullopt;
+      // Too deep to copy and print safely: the slow path reports it.
+      if (json_depth(raw) > kMaxJsonDepth) return std::nullopt;
       json value = json::parse(raw, nullptr, false);
       if (value.is_discarded()) return std::nullopt;
       rest[name] = std::move(value);

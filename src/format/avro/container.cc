@@ -115,6 +115,7 @@ Status ContainerReader::init(std::string_view data, std::string path) {
   auto parsed = cached_schema(*schema);
   if (!parsed.ok()) return parsed.status().with_context(r->path_);
   r->schema_ = std::move(parsed).value();
+  r->min_object_size_ = min_encoded_size(r->schema_->root());
   const std::string* codec = r->meta("avro.codec");
   auto c = parse_codec(codec ? *codec : "null");
   if (!c.ok()) return c.status().with_context(r->path_);
@@ -140,13 +141,29 @@ Result<bool> ContainerReader::next_block() {
   std::string_view sync(payload.data() + size, 16);
   if (sync != sync_) return block_error("wrong sync marker");
   pos_ += dec.offset() + static_cast<size_t>(size) + 16;
-  block_count_ = count;
+  block_count_ = 0;
   if (codec_ == Codec::kNull) {
     decoder_.reset(payload.data(), payload.size());
-    return true;
+  } else {
+    size_t produced = FLOE_TRY(decompress_block(payload));
+    decoder_.reset(block_buf_.data(), produced);
   }
-  size_t produced = FLOE_TRY(decompress_block(payload));
-  decoder_.reset(block_buf_.data(), produced);
+  // Counts come from the file: bound them by what the block's bytes can hold, so no reader
+  // loops or reserves for objects that are not there.
+  const uint64_t bytes = decoder_.remaining();
+  if (min_object_size_ > 0 ? static_cast<uint64_t>(count) >
+                                 bytes / static_cast<uint64_t>(min_object_size_)
+                           : count > kMaxEmptyObjectsPerBlock) {
+    if (min_object_size_ > 0) {
+      return block_error(fmt::format(
+          "object count {} is more than the block's {} bytes can hold (at least {} per object)",
+          count, bytes, min_object_size_));
+    }
+    return block_error(fmt::format(
+        "object count {} of a schema that encodes in 0 bytes is more than the limit of {}",
+        count, kMaxEmptyObjectsPerBlock));
+  }
+  block_count_ = count;
   return true;
 }
 

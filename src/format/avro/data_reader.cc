@@ -535,29 +535,6 @@ void decode(const Plan& p, Decoder& d, ColumnVector& col) {
 
 // The fewest bytes one datum of `n` takes, so a corrupt object count cannot make the reader
 // loop far beyond the block's data. Unions and collections take at least their index/count.
-int64_t min_bytes(const Node& n) {
-  switch (n.type) {
-    case AvroType::kNull:
-      return 0;
-    case AvroType::kFloat:
-      return 4;
-    case AvroType::kDouble:
-      return 8;
-    case AvroType::kFixed:
-      return n.size;
-    case AvroType::kRecord: {
-      int64_t total = 0;
-      for (const auto& f : n.fields) total += min_bytes(*f.type);
-      return total;
-    }
-    default:
-      return 1;
-  }
-}
-
-// Rows of zero bytes (records of nulls) are legal; a block claiming more is treated as corrupt.
-constexpr int64_t kMaxEmptyRowsPerBlock = int64_t{1} << 24;
-
 // Length of the container header (magic, metadata map, sync marker) at the start of `prefix`,
 // or nullopt when the prefix is too short or not a header.
 std::optional<size_t> header_length(std::string_view prefix) {
@@ -749,14 +726,7 @@ Result<std::optional<ColumnBatch>> DataReader::next_batch() {
     const int64_t start = im.options.split_start;
     const int64_t length = im.options.split_length;
     if (offset < start || (length >= 0 && offset >= start + length)) continue;
-    Decoder& d = c.decoder();
-    const int64_t row_bytes = min_bytes(im.head->schema().root());
-    if (row_bytes > 0 ? n > static_cast<int64_t>(d.remaining()) / row_bytes
-                      : n > kMaxEmptyRowsPerBlock) {
-      return im.in_window(c.block_error(fmt::format("object count {} exceeds the block's {} bytes",
-                                                    n, d.remaining())),
-                          c.block_offset());
-    }
+    Decoder& d = c.decoder();  // next_block() bounded n by the block's bytes
     ColumnVector row(im.row_type);
     for (size_t i = 0; i < row.num_children(); ++i) {
       ColumnVector& col = row.child(i);

@@ -43,8 +43,13 @@ class ContainerReader {
   const std::string& path() const { return path_; }
   size_t file_size() const { return data_.size(); }
 
+  // Objects of a schema that encodes in zero bytes (records of nulls) a block may claim.
+  static constexpr int64_t kMaxEmptyObjectsPerBlock = int64_t{1} << 24;
+
   // Advances to the next block. Returns false at the end of the file. After true, decoder()
-  // reads block_count() objects from the decompressed block.
+  // reads block_count() objects from the decompressed block. A block whose count its bytes
+  // cannot hold (min_encoded_size of the schema) is an error, so block_count() bounds work and
+  // memory by the file's size.
   Result<bool> next_block();
   int64_t block_count() const { return block_count_; }
   Decoder& decoder() { return decoder_; }
@@ -72,6 +77,7 @@ class ContainerReader {
   size_t pos_ = 0;  // next block
   size_t block_offset_ = 0;
   int64_t block_count_ = 0;
+  int64_t min_object_size_ = 0;  // min_encoded_size of the schema
   std::string block_buf_;           // decompressed block (reused, only grows)
   std::shared_ptr<void> inflater_;  // libdeflate decompressor
   std::shared_ptr<void> zstd_ctx_;  // ZSTD_DCtx

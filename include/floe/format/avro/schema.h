@@ -99,6 +99,12 @@ class AvroSchema {
 };
 
 // Parses schema JSON text. Errors name the offending JSON path.
+// The fewest bytes a datum of `node` encodes in: 0 for null and records of nulls, 1 for an
+// int, a string or an empty array, 4 for a float, a fixed's size, the sum over a record's
+// fields. A lower bound (a recursive record counts 0 for its recursion), at most 2^40. A block
+// claiming more objects than its bytes can hold is corrupt.
+int64_t min_encoded_size(const Node& node);
+
 Result<AvroSchema> parse_avro_schema(std::string_view json);
 Result<AvroSchema> parse_avro_schema_value(const nlohmann::json& json);
 
