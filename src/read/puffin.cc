@@ -52,13 +52,13 @@ struct Fields {
     if (!v.is_array()) return wrong(key, "an array of field ids", v);
     std::vector<int32_t> out;
     for (const auto& e : v) {
-      bool fits = e.is_number_unsigned()  ? e.get<uint64_t>() <= INT32_MAX
-                  : e.is_number_integer() ? e.get<int64_t>() >= INT32_MIN &&
-                                                e.get<int64_t>() <= INT32_MAX
-                                          : false;
+      bool fits = e.is_number_unsigned() ? e.get<uint64_t>() <= INT32_MAX
+                  : e.is_number_integer()
+                      ? e.get<int64_t>() >= INT32_MIN && e.get<int64_t>() <= INT32_MAX
+                      : false;
       if (!fits) {
-        return invalid_data("{}: Puffin footer {} must hold int field ids, got {}", path,
-                            name(key), json_for_message(e));
+        return invalid_data("{}: Puffin footer {} must hold int field ids, got {}", path, name(key),
+                            json_for_message(e));
       }
       out.push_back(e.get<int32_t>());
     }
@@ -71,7 +71,8 @@ struct Fields {
     std::map<std::string, std::string> out;
     for (auto it = v.begin(); it != v.end(); ++it) {
       out[it.key()] = FLOE_TRY_CTX(
-          json_scalar_text(*it, fmt::format("Puffin footer {}: value of '{}'", name(key), it.key())),
+          json_scalar_text(*it,
+                           fmt::format("Puffin footer {}: value of '{}'", name(key), it.key())),
           path);
     }
     return out;

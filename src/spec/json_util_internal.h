@@ -116,8 +116,8 @@ class Obj {
     if (!v->is_object()) return wrong(key, "an object");
     for (auto it = v->begin(); it != v->end(); ++it) {
       // Numbers and booleans as their JSON text; null, arrays and objects are an error.
-      out[it.key()] = FLOE_TRY(
-          json_scalar_text(*it, fmt::format("{}: value of '{}'", where(key), it.key())));
+      out[it.key()] =
+          FLOE_TRY(json_scalar_text(*it, fmt::format("{}: value of '{}'", where(key), it.key())));
     }
     return out;
   }

@@ -499,8 +499,8 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
     }
     case TypeId::kStruct: {
       if (!json.is_object()) {
-        return invalid_data("cannot parse {} as a {} value: expected an object", json_for_message(json),
-                            type->to_string());
+        return invalid_data("cannot parse {} as a {} value: expected an object",
+                            json_for_message(json), type->to_string());
       }
       std::vector<Literal> values;
       for (const auto& f : type->fields()) {
@@ -515,8 +515,8 @@ Result<Literal> Literal::from_json(const TypePtr& type, const nlohmann::json& js
     }
     case TypeId::kList: {
       if (!json.is_array()) {
-        return invalid_data("cannot parse {} as a {} value: expected an array", json_for_message(json),
-                            type->to_string());
+        return invalid_data("cannot parse {} as a {} value: expected an array",
+                            json_for_message(json), type->to_string());
       }
       std::vector<Literal> elements;
       for (const auto& e : json) elements.push_back(FLOE_TRY(from_json(type->element().type, e)));

@@ -74,8 +74,8 @@ TEST(ManifestBounds, ManifestListBlockCountPastItsBytesIsAnError) {
   ASSERT_EQ(good->manifests.size(), 2u);
   // One more than the block holds: the decoder runs out of bytes.
   EXPECT_FALSE(parse_manifest_list(with_block_count(file, 3), kList).ok());
-  for (int64_t count : {(int64_t{1} << 31) + 5, int64_t{1} << 40,
-                        (int64_t{1} << 62) + 1, INT64_MAX}) {
+  for (int64_t count :
+       {(int64_t{1} << 31) + 5, int64_t{1} << 40, (int64_t{1} << 62) + 1, INT64_MAX}) {
     SCOPED_TRACE(count);
     auto list = parse_manifest_list(with_block_count(file, count), kList);
     ASSERT_FALSE(list.ok());
@@ -119,13 +119,16 @@ TEST(ManifestBounds, HeaderJsonIsUntrusted) {
   std::string wrong_type = schema;
   wrong_type.replace(wrong_type.find("\"id\":1"), 6, "\"id\":true");
   const Case cases[] = {
-      {"schema", overflow, "schema header: schema is not valid JSON: number overflow parsing '1e309'"},
+      {"schema", overflow,
+       "schema header: schema is not valid JSON: number overflow parsing '1e309'"},
       {"schema", wrong_type, "field 'id' must be an integer, got a boolean"},
       {"schema", R"({"type":"struct","schema-id":0,"fields":[],"doc":)" + deep + "}",
        "schema nests JSON deeper than 1000 levels"},
-      {"partition-spec", R"([{"name":"p","transform":"identity","source-id":1e309,"field-id":1000}])",
+      {"partition-spec",
+       R"([{"name":"p","transform":"identity","source-id":1e309,"field-id":1000}])",
        "partition-spec header: partition fields is not valid JSON: number overflow"},
-      {"partition-spec", R"([{"name":"p","transform":"identity","source-id":null,"field-id":1000}])",
+      {"partition-spec",
+       R"([{"name":"p","transform":"identity","source-id":null,"field-id":1000}])",
        "missing required field 'source-id'"},
       {"partition-spec", "[" + deep + "]", "partition fields nests JSON deeper than 1000 levels"},
       {"partition-spec-id", "4294967297", "header metadata partition-spec-id is not an int"},

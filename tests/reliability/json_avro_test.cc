@@ -109,7 +109,8 @@ CliRun run_floe_limited(const std::string& args) {
 TEST(JsonAvroReliability, MetadataNumberOutOfRangeIsAnError) {
   TempDir dir("floe-rel-json");
   fs::path table = copy_table(dir);
-  replace_in(table / "metadata/v3.metadata.json", "\"last-updated-ms\":", "\"last-updated-ms\":1e309,\"x\":");
+  replace_in(table / "metadata/v3.metadata.json",
+             "\"last-updated-ms\":", "\"last-updated-ms\":1e309,\"x\":");
   for (const char* command : {"inspect", "scan", "inspect --format json"}) {
     CliRun r = run_floe(std::string(command) + " " + shell_quote(table.string()));
     EXPECT_EQ(r.exit_code, 1) << command << ": " << r.out;
@@ -123,7 +124,8 @@ TEST(JsonAvroReliability, MetadataNumberOutOfRangeIsAnError) {
 TEST(JsonAvroReliability, MetadataWrongTypeNamesTheField) {
   TempDir dir("floe-rel-json");
   fs::path table = copy_table(dir);
-  replace_in(table / "metadata/v3.metadata.json", "\"last-column-id\":", "\"last-column-id\":true,\"x\":");
+  replace_in(table / "metadata/v3.metadata.json",
+             "\"last-column-id\":", "\"last-column-id\":true,\"x\":");
   CliRun r = run_floe("inspect " + shell_quote(table.string()));
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_NE(r.out.find("field 'last-column-id' must be an integer, got a boolean"),
@@ -158,7 +160,8 @@ TEST(JsonAvroReliability, PuffinFooterWithWrongTypesIsAnError) {
       {"\"length\":42", "\"length\":-1", "lies outside the blob area"},
       {"\"length\":42", "\"length\":99999999999999999999", "field 'length' must be"},
       {"\"offset\":4", "\"offset\":null", "field 'offset' must be an integer, got null"},
-      {"\"type\":\"deletion-vector-v1\"", "\"type\":null", "field 'type' must be a string, got null"},
+      {"\"type\":\"deletion-vector-v1\"", "\"type\":null",
+       "field 'type' must be a string, got null"},
       {"\"fields\":[2147483645]", "\"fields\":[true]", "field 'fields' must hold int field ids"},
       {"\"cardinality\":\"1\"", "\"cardinality\":" + kDeep, "nests JSON deeper than 1000 levels"},
   };

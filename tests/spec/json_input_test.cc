@@ -89,9 +89,17 @@ TEST(MetadataJsonInput, EveryValueMutatedNeverAborts) {
   std::vector<json::json_pointer> all;
   pointers(doc, json::json_pointer(), &all);
   ASSERT_GT(all.size(), 100u);
-  const std::vector<std::string> kMutations = {
-      "true", "null", "\"string\"", "-1", "9223372036854775808", "123456789012345678901234567890",
-      "1.5",  "{}",   "[]",         "[[1]]", "{\"a\": {\"b\": 1}}"};
+  const std::vector<std::string> kMutations = {"true",
+                                               "null",
+                                               "\"string\"",
+                                               "-1",
+                                               "9223372036854775808",
+                                               "123456789012345678901234567890",
+                                               "1.5",
+                                               "{}",
+                                               "[]",
+                                               "[[1]]",
+                                               "{\"a\": {\"b\": 1}}"};
   int errors = 0;
   for (const auto& at : all) {
     for (const auto& raw : kMutations) {

@@ -28,8 +28,7 @@ TEST(JsonDepth, CheckNamesWhatTheLimitAndTheByte) {
   EXPECT_TRUE(check_json_depth(nested(kMaxJsonDepth), "x").ok());
   Status st = check_json_depth("{\"a\": " + nested(kMaxJsonDepth), "table metadata");
   ASSERT_FALSE(st.ok());
-  EXPECT_EQ(st.message(),
-            "table metadata nests JSON deeper than 1000 levels (at byte 1005)");
+  EXPECT_EQ(st.message(), "table metadata nests JSON deeper than 1000 levels (at byte 1005)");
   EXPECT_FALSE(check_json_depth(nested(90000), "Puffin footer").ok());
   EXPECT_TRUE(check_json_depth(nested(3), "x", 3).ok());
   EXPECT_FALSE(check_json_depth(nested(4), "x", 3).ok());

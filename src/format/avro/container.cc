@@ -151,17 +151,17 @@ Result<bool> ContainerReader::next_block() {
   // Counts come from the file: bound them by what the block's bytes can hold, so no reader
   // loops or reserves for objects that are not there.
   const uint64_t bytes = decoder_.remaining();
-  if (min_object_size_ > 0 ? static_cast<uint64_t>(count) >
-                                 bytes / static_cast<uint64_t>(min_object_size_)
-                           : count > kMaxEmptyObjectsPerBlock) {
+  if (min_object_size_ > 0
+          ? static_cast<uint64_t>(count) > bytes / static_cast<uint64_t>(min_object_size_)
+          : count > kMaxEmptyObjectsPerBlock) {
     if (min_object_size_ > 0) {
       return block_error(fmt::format(
           "object count {} is more than the block's {} bytes can hold (at least {} per object)",
           count, bytes, min_object_size_));
     }
     return block_error(fmt::format(
-        "object count {} of a schema that encodes in 0 bytes is more than the limit of {}",
-        count, kMaxEmptyObjectsPerBlock));
+        "object count {} of a schema that encodes in 0 bytes is more than the limit of {}", count,
+        kMaxEmptyObjectsPerBlock));
   }
   block_count_ = count;
   return true;

@@ -91,16 +91,16 @@ TEST(AvroBounds, BlockCountBeyondItsBytesIsAnError) {
   int64_t n = 0;
   ASSERT_TRUE(read_all(container(kIntRecord, {{3, ints}}), &n).ok());
   EXPECT_EQ(n, 3);
-  for (int64_t count : {int64_t{4}, int64_t{1} << 31, int64_t{1} << 40, int64_t{1} << 62,
-                        INT64_MAX}) {
+  for (int64_t count :
+       {int64_t{4}, int64_t{1} << 31, int64_t{1} << 40, int64_t{1} << 62, INT64_MAX}) {
     SCOPED_TRACE(count);
     Status st = read_all(container(kIntRecord, {{count, ints}}), &n);
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.message().find("t.avro: invalid Avro block at offset"), std::string::npos)
         << st.message();
-    EXPECT_NE(st.message().find(fmt::format("object count {} is more than the block's 3 bytes",
-                                            count)),
-              std::string::npos)
+    EXPECT_NE(
+        st.message().find(fmt::format("object count {} is more than the block's 3 bytes", count)),
+        std::string::npos)
         << st.message();
     EXPECT_EQ(n, 0);  // refused before decoding any object
   }
@@ -134,8 +134,7 @@ TEST(AvroBounds, NegativeOrOversizedBlocksAreErrors) {
   EXPECT_NE(past_end.message().find("block size past the end of the file"), std::string::npos);
   Status negative_size = read_all(container(kIntRecord, {{3, ints, -5}}), &n);
   ASSERT_FALSE(negative_size.ok());
-  EXPECT_NE(negative_size.message().find("block size past the end of the file"),
-            std::string::npos);
+  EXPECT_NE(negative_size.message().find("block size past the end of the file"), std::string::npos);
   // An array inside a record claiming more items than bytes remain.
   const char* arrays =
       R"({"type":"record","name":"r","fields":[{"name":"a","type":{"type":"array","items":"int"}}]})";

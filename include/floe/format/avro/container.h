@@ -77,7 +77,7 @@ class ContainerReader {
   size_t pos_ = 0;  // next block
   size_t block_offset_ = 0;
   int64_t block_count_ = 0;
-  int64_t min_object_size_ = 0;  // min_encoded_size of the schema
+  int64_t min_object_size_ = 0;     // min_encoded_size of the schema
   std::string block_buf_;           // decompressed block (reused, only grows)
   std::shared_ptr<void> inflater_;  // libdeflate decompressor
   std::shared_ptr<void> zstd_ctx_;  // ZSTD_DCtx
