@@ -44,8 +44,9 @@ inline Status status_of_current_exception() {
   try {
     throw;
   } catch (const std::bad_alloc&) {
-    return Status(ErrorKind::kInternal, "out of memory (the operation needed more memory than "
-                                        "the system would give)");
+    return Status(ErrorKind::kInternal,
+                  "out of memory (the operation needed more memory than "
+                  "the system would give)");
   } catch (const std::length_error& e) {
     return Status(ErrorKind::kInternal,
                   fmt::format("a value or buffer would be larger than allowed ({})", e.what()));

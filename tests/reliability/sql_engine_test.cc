@@ -2,6 +2,7 @@
 // expressions on large values, allocation and thread-creation failures (under `ulimit -v`), huge
 // thread counts, long IN lists, and control characters in error messages. Each case gives the
 // right answer or one clear error, and the shell goes on with the next statement.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,8 +12,6 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace {
 
@@ -54,7 +53,7 @@ class SqlEngineReliability : public ::testing::Test {
   // Writes `sql` to a file and runs `floe sql -f` on it (with `prefix` before the command, e.g.
   // a ulimit).
   ShellRun sql_file(const std::string& sql, const std::string& prefix = "",
-               const std::string& options = "") {
+                    const std::string& options = "") {
     fs::path file = dir_ / "q.sql";
     std::ofstream(file) << sql;
     return run_sh(prefix + "exec FLOE --warehouse " + (dir_ / "wh").string() + " --format csv " +
@@ -100,7 +99,8 @@ TEST_F(SqlEngineReliability, LongPlusChainsGiveTheSumOrOneClearError) {
       ShellRun r = sql_file("SELECT " + chain("1", "+", n) + " AS s" + from);
       expect_no_crash(r, std::to_string(n) + " terms");
       if (r.code == 0) {
-        EXPECT_EQ(r.out, "s\n" + std::to_string(n) + (*from ? "\n" + std::to_string(n) : "") + "\n");
+        EXPECT_EQ(r.out,
+                  "s\n" + std::to_string(n) + (*from ? "\n" + std::to_string(n) : "") + "\n");
       } else {
         EXPECT_EQ(r.out.rfind("floe: ", 0), 0u) << r.out.substr(0, 500);
         EXPECT_NE(r.out.find("too deeply nested"), std::string::npos) << r.out.substr(0, 500);
@@ -113,7 +113,7 @@ TEST_F(SqlEngineReliability, LongPlusChainsGiveTheSumOrOneClearError) {
 TEST_F(SqlEngineReliability, LongUnionAllChainsGiveTheRightRows) {
   for (int n : {20000, 100000}) {
     ShellRun r = sql_file("SELECT count(*) AS n, sum(a) AS s FROM (" +
-                     chain("SELECT 3 AS a", "UNION ALL", n) + ")");
+                          chain("SELECT 3 AS a", "UNION ALL", n) + ")");
     EXPECT_EQ(r.code, 0) << r.out.substr(0, 2000);
     EXPECT_EQ(r.out, "n,s\n" + std::to_string(n) + "," + std::to_string(3 * n) + "\n");
   }
@@ -142,13 +142,14 @@ TEST_F(SqlEngineReliability, RegexOnLargeValues) {
       "length(regexp_extract(repeat('ab', 50000), '^((ab)*)$', 1)) AS e");
   EXPECT_EQ(r.code, 0) << r.out.substr(0, 2000);
   EXPECT_EQ(r.out, "m,l,x,e\ntrue,40000,x,100000\n");
-  r = sql_file("SELECT 'aa' RLIKE '(a)\\1'");
+  r = sql_file("SELECT 'aa' RLIKE '(a)\\\\1'");
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.out.find("invalid regular expression '(a)\\1': backreferences"), std::string::npos)
       << r.out;
 }
 
-// ----- 3. allocation and thread failures -----------------------------------------------------------
+// ----- 3. allocation and thread failures
+// -----------------------------------------------------------
 
 TEST_F(SqlEngineReliability, HugeStringsAreOneClearError) {
   ShellRun r = sql_file("SELECT repeat('x', 2147483647)");
@@ -181,7 +182,7 @@ TEST_F(SqlEngineReliability, ShellGoesOnAfterOutOfMemoryAndHugeValues) {
                            "SELECT repeat('x', 2147483647);\n"
                            "SELECT 40 + 2 AS answer;\n";
   ShellRun r = run_sh("ulimit -v 1000000; exec FLOE --warehouse " + (dir_ / "wh").string() +
-                 " --format csv shell < " + script.string());
+                      " --format csv shell < " + script.string());
   EXPECT_EQ(r.code, 0) << r.out.substr(0, 2000);
   EXPECT_NE(r.out.find("Error: out of memory"), std::string::npos) << r.out.substr(0, 2000);
   EXPECT_NE(r.out.find("Error: repeat: the result would be"), std::string::npos) << r.out;
@@ -211,7 +212,8 @@ TEST_F(SqlEngineReliability, HugeThreadCountsAreClampedWithAWarning) {
   }
 }
 
-// ----- 4. long IN lists ----------------------------------------------------------------------------
+// ----- 4. long IN lists
+// ----------------------------------------------------------------------------
 
 TEST_F(SqlEngineReliability, HundredThousandValueInListOnATable) {
   std::string list;
@@ -225,7 +227,8 @@ TEST_F(SqlEngineReliability, HundredThousandValueInListOnATable) {
   EXPECT_EQ(r.out, "n\n500\nn\n500\n");
 }
 
-// ----- 5. control characters in errors -------------------------------------------------------------
+// ----- 5. control characters in errors
+// -------------------------------------------------------------
 
 TEST_F(SqlEngineReliability, ControlCharactersInErrorsAreEscaped) {
   ShellRun r = sql_file("SELECT * FROM db.`evil\x1b[31mname\ttab`");

@@ -60,8 +60,7 @@ TEST(SqlEngineLimits, LongOrAndChainsAreBalancedAndCorrect) {
     std::string ors;
     for (int i = 0; i < n; ++i) ors += (i ? " OR id = " : "id = ") + std::to_string(i * 7);
     EXPECT_EQ(one(s, "SELECT count(*) FROM range(100) WHERE " + ors), "[15]") << n;
-    EXPECT_EQ(one(s, "SELECT count(*) FROM range(100) WHERE " + chain("id >= 3", "AND", n)),
-              "[97]")
+    EXPECT_EQ(one(s, "SELECT count(*) FROM range(100) WHERE " + chain("id >= 3", "AND", n)), "[97]")
         << n;
     EXPECT_EQ(one(s, "SELECT " + chain("true", "AND", n) + " AND false"), "[false]") << n;
   }
@@ -101,12 +100,14 @@ TEST(SqlEngineLimits, LongPlusChainsWorkOrFailClearly) {
 TEST(SqlEngineLimits, LongUnionAllChainsAreOneUnion) {
   Session s;
   for (int n : {20000, 100000}) {
-    std::string sql = "SELECT count(*), sum(a) FROM (" + chain("SELECT 2 AS a", "UNION ALL", n) + ")";
+    std::string sql =
+        "SELECT count(*), sum(a) FROM (" + chain("SELECT 2 AS a", "UNION ALL", n) + ")";
     EXPECT_EQ(one(s, sql), "[" + std::to_string(n) + "," + std::to_string(2 * n) + "]") << n;
   }
   // Types widen across every branch; the names come from the first.
-  EXPECT_EQ(one(s, "SELECT max(a), min(a) FROM (SELECT 1 AS a UNION ALL SELECT 2.5 UNION ALL "
-                   "SELECT 3L)"),
+  EXPECT_EQ(one(s,
+                "SELECT max(a), min(a) FROM (SELECT 1 AS a UNION ALL SELECT 2.5 UNION ALL "
+                "SELECT 3L)"),
             "[3.0,1.0]");
   EXPECT_NE(error_of(s, "SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3, 4").find("same number"),
             std::string::npos);
@@ -132,8 +133,9 @@ TEST(SqlEngineLimits, RegexFollowsJavaSemantics) {
   // $n and ${name} in the replacement, \\$ for a literal $.
   EXPECT_EQ(one(s, "SELECT regexp_replace('2024-06-15', '(\\\\d+)-(\\\\d+)-(\\\\d+)', '$3/$2/$1')"),
             "[\"15/06/2024\"]");
-  EXPECT_EQ(one(s, "SELECT regexp_replace('k=v', '(?<key>\\\\w+)=(?<val>\\\\w+)', "
-                   "'${val}=${key}')"),
+  EXPECT_EQ(one(s,
+                "SELECT regexp_replace('k=v', '(?<key>\\\\w+)=(?<val>\\\\w+)', "
+                "'${val}=${key}')"),
             "[\"v=k\"]");
   EXPECT_EQ(one(s, "SELECT regexp_replace('a1', '(\\\\d)', '\\\\$$1')"), "[\"a$1\"]");
   // Java's empty-match rule: "abc".replaceAll("x*", "-") is "-a-b-c-".
@@ -142,21 +144,25 @@ TEST(SqlEngineLimits, RegexFollowsJavaSemantics) {
   EXPECT_EQ(one(s, "SELECT regexp_replace('ab', '(a)', '$12')"), "[\"a2b\"]");
   // regexp_extract: group 0 is the whole match, no match gives '', a group that did not take
   // part gives ''.
-  EXPECT_EQ(one(s, "SELECT regexp_extract('id=42;x=7', 'x=(\\\\d+)', 0), "
-                   "regexp_extract('none', 'x=(\\\\d+)', 1), regexp_extract('b', '(a)?b', 1)"),
+  EXPECT_EQ(one(s,
+                "SELECT regexp_extract('id=42;x=7', 'x=(\\\\d+)', 0), "
+                "regexp_extract('none', 'x=(\\\\d+)', 1), regexp_extract('b', '(a)?b', 1)"),
             "[\"x=7\",\"\",\"\"]");
-  EXPECT_EQ(one(s, "SELECT regexp_extract_all('a1b22c333', '(\\\\d+)', 1), "
-                   "regexp_extract_all('a1b22', '([a-z])(\\\\d+)', 2)"),
+  EXPECT_EQ(one(s,
+                "SELECT regexp_extract_all('a1b22c333', '(\\\\d+)', 1), "
+                "regexp_extract_all('a1b22', '([a-z])(\\\\d+)', 2)"),
             "[[\"1\",\"22\",\"333\"],[\"1\",\"22\"]]");
   EXPECT_EQ(one(s, "SELECT split('a1b22c', '\\\\d+'), split('a,b,c', ',', 2)"),
             "[[\"a\",\"b\",\"c\"],[\"a\",\"b,c\"]]");
   // Flags and UTF-8.
-  EXPECT_EQ(one(s, "SELECT 'ABC' RLIKE '(?i)^abc$', regexp_replace('héllo', 'é.', 'e'), "
-                   "length(regexp_extract('日本語', '(.)$', 1))"),
+  EXPECT_EQ(one(s,
+                "SELECT 'ABC' RLIKE '(?i)^abc$', regexp_replace('héllo', 'é.', 'e'), "
+                "length(regexp_extract('日本語', '(.)$', 1))"),
             "[true,\"helo\",1]");
   // A pattern taken per row.
-  EXPECT_EQ(one(s, "SELECT count(*) FROM (SELECT 'abc' AS v, p FROM (VALUES ('b'), ('^b'), "
-                   "('c$')) AS t(p)) WHERE v RLIKE p"),
+  EXPECT_EQ(one(s,
+                "SELECT count(*) FROM (SELECT 'abc' AS v, p FROM (VALUES ('b'), ('^b'), "
+                "('c$')) AS t(p)) WHERE v RLIKE p"),
             "[2]");
 }
 
@@ -180,7 +186,8 @@ TEST(SqlEngineLimits, RegexConstructsRe2CannotRunAreClearErrors) {
   EXPECT_NE(e.find("group 3 does not exist"), std::string::npos) << e;
 }
 
-// ----- string sizes -------------------------------------------------------------------------------
+// ----- string sizes
+// -------------------------------------------------------------------------------
 
 TEST(SqlEngineLimits, HugeStringResultsAreClearErrors) {
   Session s;
@@ -204,16 +211,16 @@ TEST(SqlEngineLimits, LongInListsAreHashLookups) {
   EXPECT_EQ(one(s, "SELECT count(*) FROM range(1000) WHERE id NOT IN (" + list + ")"), "[500]");
   std::string strings;
   for (int i = 0; i < 20000; ++i) strings += (i ? ", '" : "'") + std::to_string(i * 3) + "'";
-  EXPECT_EQ(one(s, "SELECT count(*) FROM range(300) WHERE CAST(id AS STRING) IN (" + strings +
-                       ")"),
+  EXPECT_EQ(one(s, "SELECT count(*) FROM range(300) WHERE CAST(id AS STRING) IN (" + strings + ")"),
             "[100]");
   // NULL in the list: no match is NULL, so NOT IN keeps nothing.
   EXPECT_EQ(one(s, "SELECT count(*) FROM range(100) WHERE id NOT IN (" + list + ", NULL)"), "[0]");
   EXPECT_EQ(one(s, "SELECT count(*) FROM range(100) WHERE id IN (" + list + ", NULL)"), "[50]");
   // NaN equals NaN; 0.0 equals -0.0.
-  EXPECT_EQ(one(s, "SELECT CAST('NaN' AS DOUBLE) IN (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, "
-                   "10.0, CAST('NaN' AS DOUBLE)), c IN (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, "
-                   "9.0, 10.0, -0.0) FROM (SELECT CAST(id AS DOUBLE) * 0.0 AS c FROM range(1))"),
+  EXPECT_EQ(one(s,
+                "SELECT CAST('NaN' AS DOUBLE) IN (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, "
+                "10.0, CAST('NaN' AS DOUBLE)), c IN (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, "
+                "9.0, 10.0, -0.0) FROM (SELECT CAST(id AS DOUBLE) * 0.0 AS c FROM range(1))"),
             "[true,true]");
 }
 

@@ -143,7 +143,7 @@ Result<PlanPtr> Binder::plan_query(const ast::Query& query) {
 
 Result<PlanPtr> Binder::plan_body(const ast::QueryBody& body, const ast::Query* outer,
                                   std::vector<std::string>* order_names) {
-  FLOE_TRY(internal::check_stack(position_text(body.pos)));
+  if (internal::stack_low()) return error_at(body.pos, std::string(internal::kTooDeep));
   switch (body.kind) {
     case ast::QueryBodyKind::kSelect:
       return plan_select(body.as<ast::SelectBody>(), outer);

@@ -365,7 +365,8 @@ struct BytesHash {
 
 template <typename T>
 using HashSetOf = std::conditional_t<
-    std::is_same_v<T, std::string_view>, std::unordered_set<std::string, BytesHash, std::equal_to<>>,
+    std::is_same_v<T, std::string_view>,
+    std::unordered_set<std::string, BytesHash, std::equal_to<>>,
     std::conditional_t<std::is_same_v<T, int128>, std::unordered_set<int128, Int128Hash>,
                        std::unordered_set<T>>>;
 

@@ -222,9 +222,10 @@ inline constexpr int64_t kMaxStringBytes = int64_t{1} << 30;
 // An error when `fn` would build a value of `bytes` bytes, over kMaxStringBytes.
 inline Status check_string_size(int64_t bytes, const char* fn) {
   if (bytes <= kMaxStringBytes) return Status::OK();
-  return invalid_argument("{}: the result would be {} bytes, over the maximum of {} bytes for one "
-                          "string value",
-                          fn, bytes, kMaxStringBytes);
+  return invalid_argument(
+      "{}: the result would be {} bytes, over the maximum of {} bytes for one "
+      "string value",
+      fn, bytes, kMaxStringBytes);
 }
 
 // ----- shared helpers ---------------------------------------------------------------------------

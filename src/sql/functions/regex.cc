@@ -21,8 +21,11 @@ Result<std::string> translate(std::string_view p) {
   for (size_t i = 0; i < p.size(); ++i) {
     char c = p[i];
     if (c == '\\') {
-      if (i + 1 >= p.size()) return invalid_argument("invalid regular expression '{}': it ends "
-                                                     "with an unescaped '\\'", p);
+      if (i + 1 >= p.size())
+        return invalid_argument(
+            "invalid regular expression '{}': it ends "
+            "with an unescaped '\\'",
+            p);
       char n = p[i + 1];
       if (n == 'Q') {  // \Q...\E quotes everything up to \E
         size_t end = p.find("\\E", i + 2);
@@ -153,8 +156,7 @@ Result<Replacement> Replacement::parse(std::string_view text, const Regex& regex
     if (text[i + 1] == '{') {
       size_t close = text.find('}', i + 2);
       if (close == std::string_view::npos) {
-        return invalid_argument("regexp_replace: '${{' without '}}' in the replacement '{}'",
-                                text);
+        return invalid_argument("regexp_replace: '${{' without '}}' in the replacement '{}'", text);
       }
       std::string_view name = text.substr(i + 2, close - i - 2);
       group = regex.group_named(name);
@@ -167,8 +169,8 @@ Result<Replacement> Replacement::parse(std::string_view text, const Regex& regex
       // Java takes the longest run of digits that still names an existing group.
       group = text[++i] - '0';
       if (group > groups) {
-        return invalid_argument("regexp_replace: the pattern '{}' has no group {}",
-                                regex.pattern(), group);
+        return invalid_argument("regexp_replace: the pattern '{}' has no group {}", regex.pattern(),
+                                group);
       }
       while (i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1]))) {
         int longer = group * 10 + (text[i + 1] - '0');

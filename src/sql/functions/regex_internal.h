@@ -69,9 +69,7 @@ void replace_all(const Regex& regex, std::string_view text, const Replacement& r
                  std::string* out);
 
 // UTF-8 sequence length from its first byte (1 for a stray byte).
-inline size_t utf8_step(unsigned char c) {
-  return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-}
+inline size_t utf8_step(unsigned char c) { return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4; }
 
 template <typename Fn>
 void Regex::for_each_match(std::string_view text, int n, Fn&& fn) const {

@@ -719,8 +719,8 @@ void register_string_functions(std::vector<FunctionDef>* defs) {
   defs->push_back({"left", 2, 2, bind_str_int, eval_left_right});
   defs->push_back({"right", 2, 2, bind_str_int, eval_left_right});
   defs->push_back({"repeat", 2, 2, bind_str_int, eval_repeat});
-  defs->push_back({"space", 1, 1, [](BindCtx& c) { return sig(c, {Type::int32()}, Type::string()); },
-                   eval_space});
+  defs->push_back({"space", 1, 1,
+                   [](BindCtx& c) { return sig(c, {Type::int32()}, Type::string()); }, eval_space});
   for (const char* name : {"trim", "btrim", "ltrim", "rtrim"}) {
     defs->push_back({name, 1, 2, bind_trim, eval_trim});
   }
@@ -735,8 +735,7 @@ void register_string_functions(std::vector<FunctionDef>* defs) {
   defs->push_back({"rpad", 2, 3, bind_pad, eval_pad});
   defs->push_back({"regexp_replace", 3, 3, bind_regexp_replace, eval_regexp_replace});
   defs->push_back({"regexp_extract", 2, 3, bind_regexp_extract, eval_regexp_extract});
-  defs->push_back(
-      {"regexp_extract_all", 2, 3, bind_regexp_extract_all, eval_regexp_extract_all});
+  defs->push_back({"regexp_extract_all", 2, 3, bind_regexp_extract_all, eval_regexp_extract_all});
   defs->push_back({"regexp_like", 2, 2, bind_regexp_like, eval_regexp_like});
   defs->push_back({"regexp", 2, 2, bind_regexp_like, eval_regexp_like});
   defs->push_back({"split", 2, 3, bind_split, eval_split});

@@ -74,8 +74,8 @@ namespace {
 // A chain a OR b OR c ... (or AND) becomes a balanced tree, as Spark's AstBuilder builds it:
 // both operators are associative, and a balanced tree keeps 100,000 terms log2(n) deep instead
 // of n deep for everything that walks it.
-ExprPtr balanced(BinaryOp op, std::vector<ExprPtr>& terms, std::vector<SourcePos>& ops,
-                 size_t low, size_t high) {
+ExprPtr balanced(BinaryOp op, std::vector<ExprPtr>& terms, std::vector<SourcePos>& ops, size_t low,
+                 size_t high) {
   if (low == high) return std::move(terms[low]);
   if (high - low == 1) {
     return make_binary(op, std::move(terms[low]), std::move(terms[high]), ops[low]);

@@ -17,7 +17,11 @@ size_t stack_remaining();
 // stack, at most 512 KB, stays in reserve for the work done below the guarded call).
 bool stack_low();
 
-// kInvalidArgument "expression too deeply nested <where>" when stack_low().
+// The error text for it.
+inline constexpr std::string_view kTooDeep =
+    "expression too deeply nested: simplify it (fewer terms or levels)";
+
+// kInvalidArgument "expression too deeply nested <where>: ..." when stack_low().
 Status check_stack(std::string_view where);
 
 }  // namespace floe::sql::internal
