@@ -12,8 +12,10 @@
 #include <sstream>
 
 #include "cli/cli_internal.h"
+#include "cli/error_text_internal.h"
 #include "cli/result_format_internal.h"
 #include "floe/sql/session.h"
+#include "floe/util/thread_pool.h"
 
 namespace floe::cli {
 
@@ -92,11 +94,20 @@ sql::SessionOptions session_options(const GlobalOptions& options, int threads) {
   return s;
 }
 
+// --threads beyond what a pool starts: clamped, with a warning.
+int clamped_threads(int threads) {
+  std::string warning;
+  int n = ThreadPool::clamp_threads(threads, &warning);
+  if (!warning.empty()) std::cerr << "floe: warning: " << warning << std::endl;
+  return n;
+}
+
 // Runs a script; with timing, prints "Time taken" per script like spark-sql.
 Status run_script(sql::Session& session, Output& output, const std::string& script) {
   auto start = std::chrono::steady_clock::now();
-  Status s = session.run(script, output.sink());
+  Status s = run_guarded([&] { return session.run(script, output.sink()); });
   output.clear_progress();
+
   if (output.timing && s.ok()) {
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -157,14 +168,14 @@ Status run_sql(const GlobalOptions& options, const SqlCommand& cmd, std::ostream
     script = buffer.str();
   }
   if (script.empty()) return invalid_argument("no SQL given: floe sql \"SELECT ...\" or -f FILE");
-  sql::Session session(session_options(options, cmd.threads));
+  sql::Session session(session_options(options, clamped_threads(cmd.threads)));
   bool tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
   Output output(out, options.output_format(), false, tty);
   return run_script(session, output, script);
 }
 
 Status run_shell(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out) {
-  sql::Session session(session_options(options, cmd.threads));
+  sql::Session session(session_options(options, clamped_threads(cmd.threads)));
   bool tty = isatty(STDIN_FILENO);
   Output output(out, options.output_format(), true, tty);
   std::string history_file;
@@ -203,14 +214,14 @@ Status run_shell(const GlobalOptions& options, const SqlCommand& cmd, std::ostre
       add_history(entry.c_str());
     }
     Status s = run_script(session, output, buffer);
-    if (!s.ok()) std::cerr << "Error: " << s.message() << std::endl;
+    if (!s.ok()) std::cerr << "Error: " << escape_control_chars(s.message()) << std::endl;
     out.flush();
     buffer.clear();
   }
   if (tty && !history_file.empty()) write_history(history_file.c_str());
   if (!buffer.empty()) {
     Status s = run_script(session, output, buffer);
-    if (!s.ok()) std::cerr << "Error: " << s.message() << std::endl;
+    if (!s.ok()) std::cerr << "Error: " << escape_control_chars(s.message()) << std::endl;
   }
   return Status::OK();
 }

@@ -4,12 +4,21 @@
 #include <iostream>
 
 #include "cli/cli_internal.h"
+#include "cli/error_text_internal.h"
 #include "floe/util/strings.h"
+#include "floe/util/thread_pool.h"
 
 namespace {
 // "a,b" -> {"a", "b"} (empty items dropped).
 std::vector<std::string> split_list(const std::string& text) {
   return floe::split(text, ',', /*skip_empty=*/true);
+}
+
+// --threads beyond what a thread pool starts is clamped, with a warning.
+void clamp_threads(int& threads) {
+  std::string warning;
+  threads = floe::ThreadPool::clamp_threads(threads, &warning);
+  if (!warning.empty()) std::cerr << "floe: warning: " << warning << std::endl;
 }
 }  // namespace
 
@@ -110,34 +119,42 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
 
-  floe::Status status;
-  if (inspect->parsed()) {
-    if (*snapshot_opt) inspect_options.snapshot_id = inspect_snapshot;
-    if (inspect_options.entries || inspect_options.snapshot_id) inspect_options.manifests = true;
-    status = floe::cli::run_inspect(options, inspect_path, inspect_options, std::cout);
-  } else if (scan->parsed()) {
-    if (*scan_snapshot_opt) scan_cmd.snapshot_id = scan_snapshot;
-    if (*scan_as_of_opt) scan_cmd.as_of = scan_as_of;
-    if (*scan_ref_opt) scan_cmd.ref = scan_ref;
-    scan_cmd.columns = split_list(scan_columns);
-    status = floe::cli::run_scan(options, scan_cmd, std::cout);
-  } else if (cat->parsed()) {
-    cat_options.columns = split_list(cat_columns);
-    status = floe::cli::run_cat(options, cat_path, cat_options, std::cout);
-  } else if (sql->parsed()) {
-    status = floe::cli::run_sql(options, sql_cmd, std::cout);
-  } else if (shell->parsed()) {
-    status = floe::cli::run_shell(options, sql_cmd, std::cout);
-  } else if (meta->parsed()) {
-    if (*meta_snapshot_opt) meta_cmd.snapshot_id = meta_snapshot;
-    status = floe::cli::run_meta(options, meta_cmd, std::cout);
-  } else if (load->parsed()) {
-    status = floe::cli::run_load(options, load_cmd, std::cout);
-  } else if (demo->parsed()) {
-    status = floe::cli::run_demo(options, std::cout);
+  for (int* threads : {&scan_cmd.threads, &sql_cmd.threads, &meta_cmd.threads, &load_cmd.threads}) {
+    clamp_threads(*threads);
   }
+  // Every command runs guarded: an exception (out of memory, a thread the system will not start)
+  // is one error message, never an abort.
+  floe::Status status = floe::cli::run_guarded([&]() -> floe::Status {
+    floe::Status status;
+    if (inspect->parsed()) {
+      if (*snapshot_opt) inspect_options.snapshot_id = inspect_snapshot;
+      if (inspect_options.entries || inspect_options.snapshot_id) inspect_options.manifests = true;
+      status = floe::cli::run_inspect(options, inspect_path, inspect_options, std::cout);
+    } else if (scan->parsed()) {
+      if (*scan_snapshot_opt) scan_cmd.snapshot_id = scan_snapshot;
+      if (*scan_as_of_opt) scan_cmd.as_of = scan_as_of;
+      if (*scan_ref_opt) scan_cmd.ref = scan_ref;
+      scan_cmd.columns = split_list(scan_columns);
+      status = floe::cli::run_scan(options, scan_cmd, std::cout);
+    } else if (cat->parsed()) {
+      cat_options.columns = split_list(cat_columns);
+      status = floe::cli::run_cat(options, cat_path, cat_options, std::cout);
+    } else if (sql->parsed()) {
+      status = floe::cli::run_sql(options, sql_cmd, std::cout);
+    } else if (shell->parsed()) {
+      status = floe::cli::run_shell(options, sql_cmd, std::cout);
+    } else if (meta->parsed()) {
+      if (*meta_snapshot_opt) meta_cmd.snapshot_id = meta_snapshot;
+      status = floe::cli::run_meta(options, meta_cmd, std::cout);
+    } else if (load->parsed()) {
+      status = floe::cli::run_load(options, load_cmd, std::cout);
+    } else if (demo->parsed()) {
+      status = floe::cli::run_demo(options, std::cout);
+    }
+    return status;
+  });
   if (!status.ok()) {
-    std::cerr << "floe: " << status.to_string() << std::endl;
+    std::cerr << "floe: " << floe::cli::escape_control_chars(status.to_string()) << std::endl;
     return 1;
   }
   return 0;

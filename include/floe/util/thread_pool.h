@@ -1,6 +1,7 @@
 // A fixed pool of worker threads for parallel metadata work (reading manifests, decoding
 // blocks). parallel_for runs fn(0..n-1) on the pool and the calling thread and returns the first
-// error any call produced.
+// error any call produced; an exception thrown by fn (out of memory, ...) is returned as an
+// error too, never left to end the process.
 #pragma once
 
 #include <condition_variable>
@@ -8,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -18,7 +20,9 @@ namespace floe {
 class ThreadPool {
  public:
   // threads <= 0 means one per hardware thread. The caller also works, so a pool of N uses N
-  // threads in total for parallel_for (N - 1 workers).
+  // threads in total for parallel_for (N - 1 workers). More than max_threads() are clamped to
+  // it (with a warning on stderr, once per process); when the system refuses to start a thread
+  // the pool keeps the ones it has (at worst none: everything then runs on the caller).
   explicit ThreadPool(int threads = 0);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -33,10 +37,17 @@ class ThreadPool {
   Status parallel_for(size_t n, const std::function<Status(size_t)>& fn);
 
   // Runs job on a worker, some time later (inline when the pool has no workers). Jobs still
-  // queued when the pool is destroyed run before it returns.
+  // queued when the pool is destroyed run before it returns. A job should not throw: if one
+  // does, the exception is caught and job_error() returns it.
   void submit(std::function<void()> job);
+  // The first exception a submitted job threw, as an error (OK when none did).
+  Status job_error() const;
 
   static int default_threads();
+  // The most threads a pool starts: 4 per hardware thread, at least 8, at most 256.
+  static int max_threads();
+  // `threads` clamped to [0, max_threads()]; `warning` (when not null) says so when it was.
+  static int clamp_threads(int threads, std::string* warning = nullptr);
 
  private:
   void worker_loop();
@@ -46,6 +57,8 @@ class ThreadPool {
   std::condition_variable cv_;
   std::deque<std::function<void()>> queue_;
   bool stop_ = false;
+  mutable std::mutex error_mu_;
+  Status job_error_;
 };
 
 }  // namespace floe

@@ -79,8 +79,11 @@ void for_each_expr_child(const ast::Expr& e, const std::function<void(const ast:
   for_each_child(e, fn);
 }
 
+// The walkers below stop at a depth the stack cannot take; binding the same expression then
+// fails with "expression too deeply nested" (sql/parser/stack_guard_internal.h).
 bool contains_aggregate(const ast::Expr& expr) {
   if (is_aggregate_call(expr)) return true;
+  if (internal::stack_low()) return false;
   bool found = false;
   for_each_child(expr, [&](const ast::Expr& c) { found = found || contains_aggregate(c); });
   return found;
@@ -91,6 +94,7 @@ void collect_aggregates(const ast::Expr& expr, std::vector<const ast::FunctionEx
     out->push_back(&expr.as<ast::FunctionExpr>());
     return;
   }
+  if (internal::stack_low()) return;
   for_each_child(expr, [&](const ast::Expr& c) { collect_aggregates(c, out); });
 }
 

@@ -13,6 +13,7 @@
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/exec/plan_internal.h"
 #include "sql/parser/ast_internal.h"
+#include "sql/parser/stack_guard_internal.h"
 
 namespace floe::sql {
 
@@ -94,6 +95,7 @@ class Binder {
   Result<Relation> plan_join(const ast::JoinTableRef& join,
                              const std::vector<const ast::Expr*>& referenced);
   Result<Relation> plan_cross(Relation left, Relation right);
+  Result<PlanPtr> plan_union_all_chain(const ast::SetOpBody& op);
   Result<PlanPtr> plan_set_op(const ast::SetOpBody& op);
   Result<PlanPtr> cast_columns(PlanPtr plan, const std::vector<TypePtr>& types);
   Result<PlanPtr> finish_query(PlanPtr plan, const ast::Query& query);

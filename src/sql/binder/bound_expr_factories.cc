@@ -2,7 +2,6 @@
 // calls resolved through the function registry (sql/functions/registry.cc) and EXPLAIN text.
 #include <algorithm>
 #include <mutex>
-#include <regex>
 #include <unordered_map>
 
 #include "floe/read/batch_ops.h"
@@ -10,6 +9,7 @@
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/functions/function_internal.h"
 #include "sql/functions/like_matcher_internal.h"
+#include "sql/parser/stack_guard_internal.h"
 
 namespace floe::sql {
 
@@ -345,6 +345,9 @@ Result<BoundExprPtr> in_list(BoundExprPtr operand, std::vector<BoundExprPtr> lis
   e->negated = negated;
   e->args.push_back(FLOE_TRY_CTX(coerce(operand, t), "IN"));
   for (auto& item : list) e->args.push_back(FLOE_TRY_CTX(coerce(item, t), "IN"));
+  if (e->args.size() > 9 && !e->args[0]->is_literal()) {
+    e->state = build_in_set(t, std::vector<BoundExprPtr>(e->args.begin() + 1, e->args.end()));
+  }
   return fold(e);
 }
 
@@ -579,6 +582,7 @@ std::vector<int> referenced_columns(const BoundExpr& expr) {
 
 Result<BoundExprPtr> remap_columns(const BoundExprPtr& expr, const std::vector<int>& new_index) {
   if (!expr) return invalid_argument("remap_columns: no expression");
+  FLOE_TRY(internal::check_stack("to plan"));
   if (expr->kind == ExprKind::kColumn) {
     int i = expr->column_index;
     if (i < 0 || static_cast<size_t>(i) >= new_index.size() || new_index[i] < 0) {

@@ -250,6 +250,7 @@ bool is_interval(const ast::Expr& e) {
 
 Result<BoundExprPtr> Binder::bind_expr(const ast::Expr& expr, const Scope& scope,
                                        const AggregateContext* agg) {
+  if (internal::stack_low()) return error_at(expr.pos, std::string(internal::kTooDeep));
   if (agg) {
     // After GROUP BY: a grouping expression or an aggregate is a column of the aggregate's
     // output.

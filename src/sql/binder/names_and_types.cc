@@ -170,6 +170,7 @@ std::string spark_type_name(const Type& t) {
 
 std::string auto_column_name(const ast::Expr& e) {
   using K = ast::ExprKind;
+  if (internal::stack_low()) return "...";  // too deep to name
   switch (e.kind) {
     case K::kColumnRef:
       return e.as<ast::ColumnRefExpr>().parts.back();
@@ -205,9 +206,23 @@ std::string auto_column_name(const ast::Expr& e) {
       return fmt::format("{}({}{})", name, f.distinct ? "DISTINCT " : "", args);
     }
     case K::kBinary: {
-      const auto& b = e.as<ast::BinaryExpr>();
-      return fmt::format("({} {} {})", auto_column_name(*b.left), ast::binary_op_symbol(b.op),
-                         auto_column_name(*b.right));
+      // The left spine of a + b + c ... in a loop: linear time, no nested call per term.
+      std::vector<const ast::BinaryExpr*> spine;
+      const ast::Expr* left = &e;
+      while (left->kind == K::kBinary) {
+        spine.push_back(&left->as<ast::BinaryExpr>());
+        left = spine.back()->left.get();
+      }
+      std::string out(spine.size(), '(');
+      out += auto_column_name(*left);
+      for (size_t i = spine.size(); i-- > 0;) {
+        out += ' ';
+        out += ast::binary_op_symbol(spine[i]->op);
+        out += ' ';
+        out += auto_column_name(*spine[i]->right);
+        out += ')';
+      }
+      return out;
     }
     default:
       return ast::to_string(e);

@@ -3,6 +3,7 @@
 // LIMIT.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "floe/util/strings.h"
@@ -33,6 +34,7 @@ void referenced_names(const ast::Expr& e, std::set<std::string>* out) {
       return;
     }
   }
+  if (internal::stack_low()) return;  // binding the expression reports it too deep
   for_each_expr_child(e, [&](const ast::Expr& c) { referenced_names(c, out); });
 }
 
@@ -141,6 +143,7 @@ Result<PlanPtr> Binder::plan_query(const ast::Query& query) {
 
 Result<PlanPtr> Binder::plan_body(const ast::QueryBody& body, const ast::Query* outer,
                                   std::vector<std::string>* order_names) {
+  if (internal::stack_low()) return error_at(body.pos, std::string(internal::kTooDeep));
   switch (body.kind) {
     case ast::QueryBodyKind::kSelect:
       return plan_select(body.as<ast::SelectBody>(), outer);
@@ -795,7 +798,47 @@ Result<PlanPtr> Binder::cast_columns(PlanPtr plan, const std::vector<TypePtr>& t
   return PlanPtr(std::make_unique<ProjectNode>(std::move(plan), std::move(exprs), names));
 }
 
+// q1 UNION ALL q2 UNION ALL ... qn: one n-ary union (Spark's CombineUnions), its branches
+// collected down the left spine in a loop, so 100,000 branches bind without deep recursion.
+// Column types widen left to right across all branches, as nested binary unions would.
+Result<PlanPtr> Binder::plan_union_all_chain(const ast::SetOpBody& op) {
+  std::vector<const ast::QueryBody*> branches;
+  const ast::QueryBody* b = &op;
+  while (b->kind == ast::QueryBodyKind::kSetOp) {
+    const auto& s = b->as<ast::SetOpBody>();
+    if (s.op != ast::SetOpKind::kUnion || !s.all) break;
+    branches.push_back(s.right.get());
+    b = s.left.get();
+  }
+  branches.push_back(b);
+  std::reverse(branches.begin(), branches.end());
+  std::vector<std::string> unused;
+  std::vector<PlanPtr> inputs;
+  inputs.reserve(branches.size());
+  for (const ast::QueryBody* branch : branches) {
+    inputs.push_back(FLOE_TRY(plan_body(*branch, nullptr, &unused)));
+  }
+  const auto& first = inputs[0]->fields();
+  std::vector<TypePtr> types;
+  for (const auto& f : first) types.push_back(f.type);
+  for (size_t k = 1; k < inputs.size(); ++k) {
+    const auto& fields = inputs[k]->fields();
+    if (fields.size() != first.size()) {
+      return error_at(op.pos, fmt::format("UNION needs the same number of columns on both sides "
+                                          "({} and {}, in branch {})",
+                                          first.size(), fields.size(), k + 1));
+    }
+    for (size_t i = 0; i < first.size(); ++i) {
+      types[i] = FLOE_TRY_CTX(common_type(types[i], fields[i].type),
+                              fmt::format("UNION column {} ({})", i + 1, first[i].name));
+    }
+  }
+  for (auto& input : inputs) input = FLOE_TRY(cast_columns(std::move(input), types));
+  return PlanPtr(std::make_unique<UnionAllNode>(std::move(inputs)));
+}
+
 Result<PlanPtr> Binder::plan_set_op(const ast::SetOpBody& op) {
+  if (op.op == ast::SetOpKind::kUnion && op.all) return plan_union_all_chain(op);
   std::vector<std::string> unused;
   PlanPtr left = FLOE_TRY(plan_body(*op.left, nullptr, &unused));
   PlanPtr right = FLOE_TRY(plan_body(*op.right, nullptr, &unused));

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "floe/expr/expression.h"
 #include "floe/util/decimal.h"
 #include "floe/util/strings.h"
@@ -12,6 +14,10 @@
 namespace floe::sql {
 
 namespace {
+
+// IN lists longer than this are pushed down as their range (Iceberg's own limit on the values
+// of a set predicate its metrics evaluators check).
+constexpr size_t kLongInList = 200;
 
 // The column a reference names in `schema`, if it is a top-level column (optionally qualified).
 std::optional<std::string> pushable_column(const ast::Expr& e, const Schema& schema,
@@ -224,10 +230,23 @@ struct Converter {
         if (!name) return nullptr;
         const Type& type = *schema.find_field(*name, false)->type;
         std::vector<Literal> values;
+        values.reserve(in.list.size());
         for (const auto& item : in.list) {
           auto v = value(*item, type);
           if (!v) return nullptr;
           values.push_back(*v);
+        }
+        // A long list prunes no better than its range (the metrics evaluators give up on sets
+        // over kInPredicateLimit values), and binding a long set costs time: a pushdown plans
+        // with min <= x <= max (or nothing for NOT IN) and the filter above the scan applies
+        // the list itself. The whole-filter conversion keeps the list.
+        if (!whole && values.size() > kLongInList) {
+          if (in.negated) return nullptr;
+          auto [lo, hi] = std::minmax_element(
+              values.begin(), values.end(),
+              [](const Literal& a, const Literal& b) { return a.compare(b) < 0; });
+          return make_and(make_predicate(Operation::kGtEq, *name, {*lo}),
+                          make_predicate(Operation::kLtEq, *name, {*hi}));
         }
         return make_predicate(in.negated ? Operation::kNotIn : Operation::kIn, *name, values);
       }

@@ -1,11 +1,13 @@
 // The vectorised evaluator: column references, literals, casts, CASE, boolean logic, IS NULL,
 // IN, LIKE, subscripts and struct fields. Functions and operators live in sql/functions/.
 #include <algorithm>
+#include <unordered_set>
 
 #include "floe/read/batch_ops.h"
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/functions/function_internal.h"
 #include "sql/functions/like_matcher_internal.h"
+#include "sql/parser/stack_guard_internal.h"
 
 namespace floe::sql {
 
@@ -340,6 +342,90 @@ bool items_scalar(const std::vector<Datum>& args) {
   return true;
 }
 
+// x IN (c1, c2, ...) over constants: a hash set built once when the expression is bound, one
+// lookup per row.
+class InSet {
+ public:
+  virtual ~InSet() = default;
+  virtual Datum eval(const Datum& operand, bool negated, int64_t n) const = 0;
+};
+
+struct Int128Hash {
+  size_t operator()(int128 v) const {
+    auto u = static_cast<unsigned __int128>(v);
+    return std::hash<uint64_t>{}(static_cast<uint64_t>(u) ^
+                                 (static_cast<uint64_t>(u >> 64) * 0x9E3779B97F4A7C15ULL));
+  }
+};
+
+struct BytesHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+};
+
+template <typename T>
+using HashSetOf = std::conditional_t<
+    std::is_same_v<T, std::string_view>,
+    std::unordered_set<std::string, BytesHash, std::equal_to<>>,
+    std::conditional_t<std::is_same_v<T, int128>, std::unordered_set<int128, Int128Hash>,
+                       std::unordered_set<T>>>;
+
+template <typename T, typename Reader>
+class TypedInSet : public InSet {
+ public:
+  explicit TypedInSet(const std::vector<BoundExprPtr>& items) {
+    values_.reserve(items.size());
+    for (const auto& item : items) {
+      Reader r(Datum{item->scalar, true});
+      if (!r.valid(0)) {
+        has_null_ = true;
+        continue;
+      }
+      T v = r[0];
+      if constexpr (std::is_floating_point_v<T>) {
+        if (std::isnan(v)) {
+          has_nan_ = true;  // NaN equals NaN in Spark's IN
+          continue;
+        }
+      }
+      values_.insert(typename HashSetOf<T>::key_type(v));
+    }
+  }
+
+  Datum eval(const Datum& operand, bool negated, int64_t n) const override {
+    int64_t m = operand.scalar ? 1 : n;
+    Reader v(operand);
+    FixedWriter<uint8_t> w(Type::boolean(), m);
+    for (int64_t i = 0; i < m; ++i) {
+      w.data[i] = 0;
+      if (!v.valid(i)) {
+        w.valid[i] = 0;
+        continue;
+      }
+      T x = v[i];
+      bool match;
+      if constexpr (std::is_floating_point_v<T>) {
+        match = std::isnan(x) ? has_nan_ : values_.find(x) != values_.end();
+      } else {
+        match = values_.find(x) != values_.end();
+      }
+      if (match) {
+        w.data[i] = !negated;
+      } else if (has_null_) {
+        w.valid[i] = 0;
+      } else {
+        w.data[i] = negated;
+      }
+    }
+    return {w.finish(m), operand.scalar};
+  }
+
+ private:
+  HashSetOf<T> values_;
+  bool has_null_ = false;
+  bool has_nan_ = false;
+};
+
 Result<Datum> eval_in(const BoundExpr& e, const std::vector<Datum>& args, int64_t n) {
   Phys p = phys_of(e.args[0]->type->id());
   bool sorted = args.size() > 9 && items_scalar(args);
@@ -498,8 +584,29 @@ Datum eval_field(const BoundExpr& e, const Datum& base, int64_t n) {
 
 namespace internal {
 
+std::shared_ptr<const void> build_in_set(const TypePtr& type,
+                                         const std::vector<BoundExprPtr>& items) {
+  for (const auto& item : items) {
+    if (!item->is_literal() || !item->scalar) return nullptr;
+  }
+  Phys p = phys_of(type->id());
+  switch (p) {
+    case Phys::kBytes:
+      return std::make_shared<TypedInSet<std::string_view, BytesReader>>(items);
+    case Phys::kNested:
+    case Phys::kNull:
+      return nullptr;
+    default:
+      return visit_fixed(p, [&](auto tag) -> std::shared_ptr<const void> {
+        using T = decltype(tag);
+        return std::make_shared<TypedInSet<T, FixedReader<T>>>(items);
+      });
+  }
+}
+
 Result<Datum> eval_datum(const BoundExpr& e, const ColumnBatch& input) {
   int64_t n = input.num_rows;
+  FLOE_TRY(check_stack("to evaluate"));
   switch (e.kind) {
     case ExprKind::kColumn: {
       if (e.column_index >= static_cast<int>(input.columns.size())) {
@@ -518,6 +625,12 @@ Result<Datum> eval_datum(const BoundExpr& e, const ColumnBatch& input) {
       return Datum{e.scalar, true};
     case ExprKind::kCase:
       return eval_case(e, input);
+    case ExprKind::kInList:
+      if (e.state) {  // constant items: only the operand is evaluated
+        Datum operand = FLOE_TRY(eval_datum(*e.args[0], input));
+        return std::static_pointer_cast<const InSet>(e.state)->eval(operand, e.negated, n);
+      }
+      break;
     default:
       break;
   }

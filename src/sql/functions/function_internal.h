@@ -215,6 +215,19 @@ Datum str_kernel(const TypePtr& type, int64_t n, bool scalar, Op op, const Rd&..
   return {col, scalar};
 }
 
+// The largest string or binary value a function builds: a column addresses its bytes with 32-bit
+// offsets, so one value stays well under 2 GB (Spark's own per-value limit).
+inline constexpr int64_t kMaxStringBytes = int64_t{1} << 30;
+
+// An error when `fn` would build a value of `bytes` bytes, over kMaxStringBytes.
+inline Status check_string_size(int64_t bytes, const char* fn) {
+  if (bytes <= kMaxStringBytes) return Status::OK();
+  return invalid_argument(
+      "{}: the result would be {} bytes, over the maximum of {} bytes for one "
+      "string value",
+      fn, bytes, kMaxStringBytes);
+}
+
 // ----- shared helpers ---------------------------------------------------------------------------
 
 // A one-row column holding `value` (typed null included).
@@ -233,6 +246,10 @@ void append_value(ColumnVector* dst, const ColumnVector& src, int64_t i);
 
 // Evaluates a node over a batch.
 Result<Datum> eval_datum(const BoundExpr& expr, const ColumnBatch& input);
+// The state of `x IN (items)` when every item is a literal of `type`: a hash set the
+// evaluator looks each row up in (null otherwise, or for types it does not hash).
+std::shared_ptr<const void> build_in_set(const TypePtr& type,
+                                         const std::vector<BoundExprPtr>& items);
 // Materialises a datum as a column of n rows.
 Result<ColumnPtr> to_column(const Datum& d, int64_t n);
 

@@ -19,11 +19,7 @@ Result<std::shared_ptr<const PatternMatcher>> compile_pattern(std::string_view p
   auto m = std::make_shared<PatternMatcher>();
   m->kind_ = kind;
   if (kind == LikeKind::kRLike) {
-    try {
-      m->regex_ = std::regex(std::string(pattern), std::regex::ECMAScript);
-    } catch (const std::regex_error& e) {
-      return invalid_argument("invalid regular expression '{}': {}", pattern, e.what());
-    }
+    m->regex_ = FLOE_TRY(internal::Regex::compile(pattern));
     m->shape_ = PatternMatcher::Shape::kRegex;
     return std::shared_ptr<const PatternMatcher>(m);
   }
@@ -96,7 +92,7 @@ bool PatternMatcher::match_tokens(std::string_view s) const {
 }
 
 bool PatternMatcher::matches(std::string_view s, std::string* scratch) const {
-  if (shape_ == Shape::kRegex) return std::regex_search(s.begin(), s.end(), regex_);
+  if (shape_ == Shape::kRegex) return regex_->contains(s);
   if (kind_ == LikeKind::kILike) {
     ascii_lower(s, scratch);
     s = *scratch;

@@ -1,14 +1,15 @@
 // LIKE / ILIKE patterns compiled once into tokens ('%', '_', literal bytes) matched without
-// regex, and RLIKE patterns compiled into std::regex (searched anywhere, as Java's find()).
+// regex, and RLIKE patterns compiled into an RE2 regex with Java's syntax (searched anywhere, as
+// Java's find()).
 #pragma once
 
 #include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "sql/exec/bound_expr_internal.h"
+#include "sql/functions/regex_internal.h"
 
 namespace floe::sql {
 
@@ -30,7 +31,7 @@ class PatternMatcher {
   Shape shape_ = Shape::kGeneral;
   std::string literal_;          // exact/prefix/suffix/contains text
   std::vector<int16_t> tokens_;  // byte values, kAnyOne, kAnyMany
-  std::regex regex_;
+  std::shared_ptr<const internal::Regex> regex_;
 };
 
 Result<std::shared_ptr<const PatternMatcher>> compile_pattern(std::string_view pattern,

@@ -1,8 +1,10 @@
 // String functions. Positions and lengths count Unicode code points (UTF-8), as Spark counts
 // Java chars for the BMP; case mapping is ASCII-only.
-#include <regex>
+
+#include <optional>
 
 #include "sql/functions/function_internal.h"
+#include "sql/functions/regex_internal.h"
 
 namespace floe::sql::internal {
 
@@ -49,14 +51,17 @@ Result<Datum> eval_concat(const BoundExpr& e, std::vector<Datum>& args, int64_t 
   for (int64_t i = 0; i < m; ++i) {
     s.clear();
     bool ok = true;
+    int64_t size = 0;
     for (const auto& r : rs) {
       if (!r.valid(i)) {
         ok = false;
         break;
       }
-      s.append(r[i]);
+      size += static_cast<int64_t>(r[i].size());
     }
     if (ok) {
+      FLOE_TRY(check_string_size(size, "concat"));
+      for (const auto& r : rs) s.append(r[i]);
       col->append_bytes(s);
     } else {
       col->append_null();
@@ -83,6 +88,11 @@ Result<Datum> eval_concat_ws(const BoundExpr& e, std::vector<Datum>& args, int64
       continue;
     }
     s.clear();
+    int64_t size = 0;
+    for (size_t k = 1; k < rs.size(); ++k) {
+      if (rs[k].valid(i)) size += static_cast<int64_t>(rs[0][i].size() + rs[k][i].size());
+    }
+    FLOE_TRY(check_string_size(size, "concat_ws"));
     bool first = true;
     for (size_t k = 1; k < rs.size(); ++k) {
       if (!rs[k].valid(i)) continue;
@@ -252,6 +262,12 @@ Result<Datum> eval_left_right(const BoundExpr& e, std::vector<Datum>& args, int6
 Result<Datum> eval_repeat(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
   BytesReader s(args[0]);
   FixedReader<int32_t> k(args[1]);
+  const int64_t m = m_of(args, n);
+  for (int64_t i = 0; i < m; ++i) {
+    if (s.valid(i) && k.valid(i) && k[i] > 0) {
+      FLOE_TRY(check_string_size(static_cast<int64_t>(s[i].size()) * k[i], e.name.c_str()));
+    }
+  }
   return str_kernel(
       e.type, m_of(args, n), all_scalar(args),
       [](std::string* o, std::string_view v, int32_t times) {
@@ -259,6 +275,22 @@ Result<Datum> eval_repeat(const BoundExpr& e, std::vector<Datum>& args, int64_t 
         return true;
       },
       s, k);
+}
+
+// space(n): n spaces.
+Result<Datum> eval_space(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
+  FixedReader<int32_t> k(args[0]);
+  const int64_t m = m_of(args, n);
+  for (int64_t i = 0; i < m; ++i) {
+    if (k.valid(i)) FLOE_TRY(check_string_size(k[i], "space"));
+  }
+  return str_kernel(
+      e.type, m, all_scalar(args),
+      [](std::string* o, int32_t times) {
+        if (times > 0) o->assign(static_cast<size_t>(times), ' ');
+        return true;
+      },
+      k);
 }
 
 // ----- trim
@@ -419,10 +451,30 @@ void pad(std::string* o, std::string_view s, int32_t len, std::string_view p, bo
   }
 }
 
+// Bytes of pad(s, len, p) without building it.
+int64_t padded_size(std::string_view s, int32_t len, std::string_view p) {
+  if (len <= 0) return 0;
+  int64_t have = utf8_count(s);
+  if (have >= len || p.empty()) return static_cast<int64_t>(s.size());
+  int64_t need = len - have, plen = utf8_count(p);
+  return static_cast<int64_t>(s.size()) + need / plen * static_cast<int64_t>(p.size()) +
+         static_cast<int64_t>(utf8_offset(p, need % plen));
+}
+
 Result<Datum> eval_pad(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
   bool left = e.name == "lpad";
   BytesReader s(args[0]);
   FixedReader<int32_t> l(args[1]);
+  const int64_t m = m_of(args, n);
+  std::optional<BytesReader> fills;
+  if (args.size() > 2) fills.emplace(args[2]);
+  for (int64_t i = 0; i < m; ++i) {
+    bool valid = s.valid(i) && l.valid(i) && (!fills || fills->valid(i));
+    if (valid && l[i] > static_cast<int32_t>(s[i].size())) {
+      std::string_view fill = fills ? (*fills)[i] : std::string_view(" ");
+      FLOE_TRY(check_string_size(padded_size(s[i], l[i], fill), e.name.c_str()));
+    }
+  }
   if (args.size() == 2) {
     return str_kernel(
         e.type, m_of(args, n), all_scalar(args),
@@ -445,26 +497,12 @@ Result<Datum> eval_pad(const BoundExpr& e, std::vector<Datum>& args, int64_t n) 
 // ----- regular expressions
 // ------------------------------------------------------------------------
 
-struct CompiledRegex {
-  std::regex re;
-};
-
-Result<std::shared_ptr<const CompiledRegex>> compile_regex(std::string_view text) {
-  auto r = std::make_shared<CompiledRegex>();
-  try {
-    r->re = std::regex(std::string(text), std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    return invalid_argument("invalid regular expression '{}': {}", text, e.what());
-  }
-  return std::shared_ptr<const CompiledRegex>(r);
-}
-
-// Binds (string, pattern, ...) and compiles a constant pattern once.
+// Binds (string, pattern, ...) and compiles a constant pattern once per query.
 Status bind_regex(BindCtx& c, std::initializer_list<TypePtr> types, TypePtr result) {
   FLOE_TRY(sig(c, types, std::move(result)));
   const auto& p = c.args[1];
   if (p->is_literal() && !p->value.is_null()) {
-    c.state = FLOE_TRY(compile_regex(p->value.as_bytes()));
+    c.state = FLOE_TRY(Regex::compile(p->value.as_bytes()));
   }
   return Status::OK();
 }
@@ -473,22 +511,18 @@ Status bind_regex(BindCtx& c, std::initializer_list<TypePtr> types, TypePtr resu
 class RegexSource {
  public:
   RegexSource(const BoundExpr& e, const Datum& pattern)
-      : fixed_(std::static_pointer_cast<const CompiledRegex>(e.state)), reader_(pattern) {}
-  Result<const std::regex*> at(int64_t i) {
-    if (fixed_) return &fixed_->re;
+      : fixed_(std::static_pointer_cast<const Regex>(e.state)), reader_(pattern) {}
+  Result<const Regex*> at(int64_t i) {
+    if (fixed_) return fixed_.get();
     std::string_view p = reader_[i];
-    if (!current_ || p != text_) {
-      current_ = FLOE_TRY(compile_regex(p));
-      text_.assign(p);
-    }
-    return &current_->re;
+    if (!current_ || p != current_->pattern()) current_ = FLOE_TRY(Regex::compile(p));
+    return current_.get();
   }
 
  private:
-  std::shared_ptr<const CompiledRegex> fixed_;
+  std::shared_ptr<const Regex> fixed_;
   BytesReader reader_;
-  std::shared_ptr<const CompiledRegex> current_;
-  std::string text_;
+  std::shared_ptr<const Regex> current_;
 };
 
 Status bind_regexp_replace(BindCtx& c) {
@@ -501,15 +535,24 @@ Result<Datum> eval_regexp_replace(const BoundExpr& e, std::vector<Datum>& args, 
   RegexSource src(e, args[1]);
   auto col = ColumnVector::make(e.type);
   std::string out;
+  const Regex* parsed_for = nullptr;  // the replacement is parsed again only when it changes
+  std::string replacement_text;
+  Replacement replacement;
   for (int64_t i = 0; i < m; ++i) {
     if (!s.valid(i) || !p.valid(i) || !r.valid(i)) {
       col->append_null();
       continue;
     }
-    const std::regex* re = FLOE_TRY(src.at(i));
+    const Regex* re = FLOE_TRY(src.at(i));
+    if (re != parsed_for || r[i] != replacement_text) {
+      replacement = FLOE_TRY(Replacement::parse(r[i], *re));
+      replacement_text.assign(r[i]);
+      parsed_for = re;
+    }
     std::string_view v = s[i];
     out.clear();
-    std::regex_replace(std::back_inserter(out), v.begin(), v.end(), *re, std::string(r[i]));
+    replace_all(*re, v, replacement, &out);
+    FLOE_TRY(check_string_size(out.size(), "regexp_replace"));
     col->append_bytes(out);
   }
   return Datum{col, all_scalar(args)};
@@ -519,33 +562,69 @@ Status bind_regexp_extract(BindCtx& c) {
   return bind_regex(c, {Type::string(), Type::string(), Type::int32()}, Type::string());
 }
 
+Status bind_regexp_extract_all(BindCtx& c) {
+  return bind_regex(c, {Type::string(), Type::string(), Type::int32()},
+                    Type::list_of(0, Type::string(), true));
+}
+
+Result<int> regex_group(const Regex& re, const std::vector<Datum>& args, int64_t i,
+                        const char* fn) {
+  int32_t group = args.size() > 2 ? FixedReader<int32_t>(args[2])[i] : 1;
+  if (group < 0 || group > re.groups()) {
+    return invalid_argument("{}: group {} does not exist (the pattern '{}' has {})", fn, group,
+                            re.pattern(), re.groups());
+  }
+  return group;
+}
+
 Result<Datum> eval_regexp_extract(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
   int64_t m = m_of(args, n);
   BytesReader s(args[0]), p(args[1]);
-  Datum one = args.size() > 2 ? args[2] : Datum{};
   RegexSource src(e, args[1]);
   auto col = ColumnVector::make(e.type);
-  std::cmatch match;
+  std::vector<std::string_view> groups;
   for (int64_t i = 0; i < m; ++i) {
     bool idx_ok = args.size() < 3 || datum_valid(args[2], i);
     if (!s.valid(i) || !p.valid(i) || !idx_ok) {
       col->append_null();
       continue;
     }
-    int32_t group = 1;
-    if (args.size() > 2) group = FixedReader<int32_t>(args[2])[i];
-    const std::regex* re = FLOE_TRY(src.at(i));
+    const Regex* re = FLOE_TRY(src.at(i));
+    int group = FLOE_TRY(regex_group(*re, args, i, "regexp_extract"));
+    groups.resize(static_cast<size_t>(group) + 1);
     std::string_view v = s[i];
-    if (group < 0 || static_cast<size_t>(group) > re->mark_count()) {
-      return invalid_argument("regexp_extract: group {} does not exist (the pattern has {})", group,
-                              re->mark_count());
-    }
-    if (std::regex_search(v.data(), v.data() + v.size(), match, *re) && match[group].matched) {
-      col->append_bytes(
-          std::string_view(match[group].first, static_cast<size_t>(match[group].length())));
+    // A group that did not take part in the match gives '' (as Spark).
+    if (re->find(v, 0, groups.data(), group + 1)) {
+      col->append_bytes(groups[static_cast<size_t>(group)]);
     } else {
       col->append_bytes("");
     }
+  }
+  return Datum{col, all_scalar(args)};
+}
+
+// regexp_extract_all(s, pattern[, group]): the group of every match, in order.
+Result<Datum> eval_regexp_extract_all(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
+  int64_t m = m_of(args, n);
+  BytesReader s(args[0]), p(args[1]);
+  RegexSource src(e, args[1]);
+  auto col = ColumnVector::make(e.type);
+  ColumnVector& elems = col->child(0);
+  for (int64_t i = 0; i < m; ++i) {
+    bool idx_ok = args.size() < 3 || datum_valid(args[2], i);
+    if (!s.valid(i) || !p.valid(i) || !idx_ok) {
+      col->append_null();
+      continue;
+    }
+    const Regex* re = FLOE_TRY(src.at(i));
+    int group = FLOE_TRY(regex_group(*re, args, i, "regexp_extract_all"));
+    int64_t count = 0;
+    re->for_each_match(s[i], group + 1, [&](const std::string_view* g) {
+      elems.append_bytes(g[group]);
+      ++count;
+      return true;
+    });
+    col->append_list(count);
   }
   return Datum{col, all_scalar(args)};
 }
@@ -565,9 +644,8 @@ Result<Datum> eval_regexp_like(const BoundExpr& e, std::vector<Datum>& args, int
       w.valid[i] = 0;
       continue;
     }
-    const std::regex* re = FLOE_TRY(src.at(i));
-    std::string_view v = s[i];
-    w.data[i] = std::regex_search(v.begin(), v.end(), *re);
+    const Regex* re = FLOE_TRY(src.at(i));
+    w.data[i] = re->contains(s[i]);
   }
   return Datum{w.finish(m), all_scalar(args)};
 }
@@ -589,27 +667,27 @@ Result<Datum> eval_split(const BoundExpr& e, std::vector<Datum>& args, int64_t n
       continue;
     }
     int32_t limit = args.size() > 2 ? FixedReader<int32_t>(args[2])[i] : -1;
-    const std::regex* re = FLOE_TRY(src.at(i));
+    const Regex* re = FLOE_TRY(src.at(i));
     std::string_view v = s[i];
     int32_t count = 0;
     size_t pos = 0;
-    std::cmatch match;
-    const char* begin = v.data();
-    while (pos <= v.size() && (limit <= 0 || count < limit - 1) &&
-           std::regex_search(begin + pos, begin + v.size(), match, *re)) {
-      size_t at = pos + static_cast<size_t>(match.position(0));
-      size_t len = static_cast<size_t>(match.length(0));
-      if (len == 0) {
-        if (at >= v.size()) break;
+    // An empty match splits off the next character.
+    re->for_each_match(v, 1, [&](const std::string_view* g) {
+      if (limit > 0 && count >= limit - 1) return false;
+      size_t at = static_cast<size_t>(g[0].data() - v.data());
+      if (g[0].empty()) {
+        if (at >= v.size()) return false;
         at += utf8_len(static_cast<unsigned char>(v[at]));
+        if (at <= pos) return true;
         elems.append_bytes(v.substr(pos, at - pos));
         pos = at;
       } else {
         elems.append_bytes(v.substr(pos, at - pos));
-        pos = at + len;
+        pos = at + g[0].size();
       }
       ++count;
-    }
+      return true;
+    });
     elems.append_bytes(v.substr(std::min(pos, v.size())));
     col->append_list(count + 1);
   }
@@ -641,6 +719,8 @@ void register_string_functions(std::vector<FunctionDef>* defs) {
   defs->push_back({"left", 2, 2, bind_str_int, eval_left_right});
   defs->push_back({"right", 2, 2, bind_str_int, eval_left_right});
   defs->push_back({"repeat", 2, 2, bind_str_int, eval_repeat});
+  defs->push_back({"space", 1, 1,
+                   [](BindCtx& c) { return sig(c, {Type::int32()}, Type::string()); }, eval_space});
   for (const char* name : {"trim", "btrim", "ltrim", "rtrim"}) {
     defs->push_back({name, 1, 2, bind_trim, eval_trim});
   }
@@ -655,6 +735,7 @@ void register_string_functions(std::vector<FunctionDef>* defs) {
   defs->push_back({"rpad", 2, 3, bind_pad, eval_pad});
   defs->push_back({"regexp_replace", 3, 3, bind_regexp_replace, eval_regexp_replace});
   defs->push_back({"regexp_extract", 2, 3, bind_regexp_extract, eval_regexp_extract});
+  defs->push_back({"regexp_extract_all", 2, 3, bind_regexp_extract_all, eval_regexp_extract_all});
   defs->push_back({"regexp_like", 2, 2, bind_regexp_like, eval_regexp_like});
   defs->push_back({"regexp", 2, 2, bind_regexp_like, eval_regexp_like});
   defs->push_back({"split", 2, 3, bind_split, eval_split});

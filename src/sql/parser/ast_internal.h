@@ -216,6 +216,14 @@ enum class BinaryOp {
 struct BinaryExpr : Expr {
   static constexpr ExprKind kKind = ExprKind::kBinary;
   explicit BinaryExpr(SourcePos p = {}) : Expr(kKind, p) {}
+  // Frees a long left-deep chain (a + b + c + ...) in a loop, not one nested call per term.
+  ~BinaryExpr() override {
+    ExprPtr next = std::move(left);
+    while (next && next->kind == kKind) {
+      ExprPtr inner = std::move(static_cast<BinaryExpr&>(*next).left);
+      next = std::move(inner);
+    }
+  }
   BinaryOp op = BinaryOp::kEq;
   ExprPtr left;
   ExprPtr right;
@@ -470,6 +478,14 @@ enum class SetOpKind { kUnion, kIntersect, kExcept };
 struct SetOpBody : QueryBody {
   static constexpr QueryBodyKind kKind = QueryBodyKind::kSetOp;
   explicit SetOpBody(SourcePos p = {}) : QueryBody(kKind, p) {}
+  // Frees a long chain (q1 UNION ALL q2 UNION ALL ...) in a loop, not one nested call per branch.
+  ~SetOpBody() override {
+    QueryBodyPtr next = std::move(left);
+    while (next && next->kind == kKind) {
+      QueryBodyPtr inner = std::move(static_cast<SetOpBody&>(*next).left);
+      next = std::move(inner);
+    }
+  }
   SetOpKind op = SetOpKind::kUnion;
   bool all = false;  // UNION ALL; UNION and UNION DISTINCT remove duplicates
   QueryBodyPtr left;

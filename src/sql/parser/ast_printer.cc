@@ -4,6 +4,7 @@
 #include "floe/util/strings.h"
 #include "sql/parser/ast_internal.h"
 #include "sql/parser/grammar_internal.h"
+#include "sql/parser/stack_guard_internal.h"
 
 namespace floe::sql::ast {
 
@@ -668,6 +669,7 @@ std::string to_string(const TypeName& t) {
 }
 
 std::string to_string(const Expr& e) {
+  if (internal::stack_low()) return "...";  // too deep to print: see stack_guard_internal.h
   switch (e.kind) {
     case ExprKind::kLiteral:
       return literal(e.as<LiteralExpr>());
@@ -683,9 +685,24 @@ std::string to_string(const Expr& e) {
       return "(" + std::string(kOps[static_cast<int>(u.op)]) + to_string(*u.operand) + ")";
     }
     case ExprKind::kBinary: {
-      const auto& b = e.as<BinaryExpr>();
-      return "(" + to_string(*b.left) + " " + binary_op_symbol(b.op) + " " + to_string(*b.right) +
-             ")";
+      // a + b + c + ...: the left spine in a loop, so a long chain is printed in linear time
+      // and without one nested call per term.
+      std::vector<const BinaryExpr*> spine;
+      const Expr* left = &e;
+      while (left->kind == ExprKind::kBinary) {
+        spine.push_back(&left->as<BinaryExpr>());
+        left = spine.back()->left.get();
+      }
+      std::string out(spine.size(), '(');
+      out += to_string(*left);
+      for (size_t i = spine.size(); i-- > 0;) {
+        out += ' ';
+        out += binary_op_symbol(spine[i]->op);
+        out += ' ';
+        out += to_string(*spine[i]->right);
+        out += ')';
+      }
+      return out;
     }
     case ExprKind::kIsNull: {
       const auto& i = e.as<IsNullExpr>();

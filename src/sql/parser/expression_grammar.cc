@@ -59,8 +59,8 @@ std::string interval_unit(std::string_view word) {
 }  // namespace
 
 bool Parser::at_query_start(size_t ahead) const {
-  if (is_kw("SELECT", ahead) || is_kw("WITH", ahead) || is_kw("VALUES", ahead)) return true;
-  return is_sym("(", ahead) && at_query_start(ahead + 1);
+  while (is_sym("(", ahead)) ++ahead;
+  return is_kw("SELECT", ahead) || is_kw("WITH", ahead) || is_kw("VALUES", ahead);
 }
 
 Result<ExprPtr> Parser::expr() {
@@ -69,24 +69,45 @@ Result<ExprPtr> Parser::expr() {
   return or_expr();
 }
 
-Result<ExprPtr> Parser::or_expr() {
-  ExprPtr left = FLOE_TRY(and_expr());
-  while (is_kw("OR")) {
-    SourcePos pos = advance().pos;
-    ExprPtr right = FLOE_TRY(and_expr());
-    left = make_binary(BinaryOp::kOr, std::move(left), std::move(right), pos);
+namespace {
+
+// A chain a OR b OR c ... (or AND) becomes a balanced tree, as Spark's AstBuilder builds it:
+// both operators are associative, and a balanced tree keeps 100,000 terms log2(n) deep instead
+// of n deep for everything that walks it.
+ExprPtr balanced(BinaryOp op, std::vector<ExprPtr>& terms, std::vector<SourcePos>& ops, size_t low,
+                 size_t high) {
+  if (low == high) return std::move(terms[low]);
+  if (high - low == 1) {
+    return make_binary(op, std::move(terms[low]), std::move(terms[high]), ops[low]);
   }
-  return left;
+  size_t mid = low + (high - low) / 2;
+  ExprPtr left = balanced(op, terms, ops, low, mid);
+  ExprPtr right = balanced(op, terms, ops, mid + 1, high);
+  return make_binary(op, std::move(left), std::move(right), ops[mid]);
+}
+
+}  // namespace
+
+Result<ExprPtr> Parser::or_expr() {
+  std::vector<ExprPtr> terms;
+  std::vector<SourcePos> ops;  // ops[i] is the keyword between terms[i] and terms[i + 1]
+  terms.push_back(FLOE_TRY(and_expr()));
+  while (is_kw("OR")) {
+    ops.push_back(advance().pos);
+    terms.push_back(FLOE_TRY(and_expr()));
+  }
+  return balanced(BinaryOp::kOr, terms, ops, 0, terms.size() - 1);
 }
 
 Result<ExprPtr> Parser::and_expr() {
-  ExprPtr left = FLOE_TRY(not_expr());
+  std::vector<ExprPtr> terms;
+  std::vector<SourcePos> ops;
+  terms.push_back(FLOE_TRY(not_expr()));
   while (is_kw("AND")) {
-    SourcePos pos = advance().pos;
-    ExprPtr right = FLOE_TRY(not_expr());
-    left = make_binary(BinaryOp::kAnd, std::move(left), std::move(right), pos);
+    ops.push_back(advance().pos);
+    terms.push_back(FLOE_TRY(not_expr()));
   }
-  return left;
+  return balanced(BinaryOp::kAnd, terms, ops, 0, terms.size() - 1);
 }
 
 Result<ExprPtr> Parser::not_expr() {
@@ -116,9 +137,11 @@ Result<ExprPtr> Parser::not_expr() {
 
 Result<ExprPtr> Parser::predicate() {
   ExprPtr left = FLOE_TRY(concat_expr());
-  while (true) {
+  DepthRestore restore(*this);
+  for (bool first = true;; first = false) {
     const Token& t = peek();
     SourcePos pos = t.pos;
+    if (!first) FLOE_TRY(enter(t));
     if (auto op = comparison_op(t)) {
       advance();
       ExprPtr right = FLOE_TRY(concat_expr());
@@ -307,7 +330,9 @@ Result<ExprPtr> Parser::unary() {
 
 Result<ExprPtr> Parser::postfix() {
   ExprPtr base = FLOE_TRY(primary());
-  while (true) {
+  DepthRestore restore(*this);
+  for (bool first = true;; first = false) {
+    if (!first) FLOE_TRY(enter(peek()));
     if (is_sym("[")) {
       SourcePos pos = advance().pos;
       auto s = node<SubscriptExpr>(pos);

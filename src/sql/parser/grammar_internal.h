@@ -144,6 +144,14 @@ class Parser {
     ~DepthGuard() { --parser.depth_; }
     Parser& parser;
   };
+  // For loops that wrap the tree built so far in one more node (x IS NULL IS NULL ..., a[0][1]
+  // ...): each turn counts as one level, given back when the loop's function returns.
+  struct DepthRestore {
+    explicit DepthRestore(Parser& p) : parser(p), saved(p.depth_) {}
+    ~DepthRestore() { parser.depth_ = saved; }
+    Parser& parser;
+    int saved;
+  };
   static constexpr int kMaxDepth = 1000;
   int depth_ = 0;
 

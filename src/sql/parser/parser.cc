@@ -5,6 +5,7 @@
 #include "floe/util/strings.h"
 #include "sql/parser/grammar_internal.h"
 #include "sql/parser/parser_internal.h"
+#include "sql/parser/stack_guard_internal.h"
 
 namespace floe::sql {
 using namespace floe::sql::ast;  // NOLINT: the parser builds the AST
@@ -79,7 +80,7 @@ Status Parser::error_at(const Token& token, std::string_view what) const {
 }
 
 Status Parser::enter(const Token& at) {
-  if (++depth_ > kMaxDepth) return error_at(at, "statement is nested too deeply");
+  if (++depth_ > kMaxDepth || stack_low()) return error_at(at, "statement is nested too deeply");
   return Status::OK();
 }
 
