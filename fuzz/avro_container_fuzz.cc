@@ -10,7 +10,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!reader.ok()) return 0;
   int64_t decoded = 0;
   (void)floe::avro::for_each_json(**reader, [&](nlohmann::ordered_json& record) {
-    (void)record.dump();
+    (void)record.dump(-1, ' ', false,
+                      nlohmann::ordered_json::error_handler_t::replace);  // as floe cat
     return ++decoded < 100000;
   });
 
