@@ -9,7 +9,8 @@ export CCACHE_SLOPPINESS := pch_defines,time_macros,include_file_mtime,include_f
 # CI builds with -Werror so warnings stay at zero.
 WERROR ?= $(if $(CI),ON,OFF)
 
-.PHONY: all deps configure build build-cli run test bench format check-format check-layers clean
+.PHONY: all deps configure build build-cli run test bench format check-format check-layers clean \
+	fuzz fuzz-regress sanitize
 
 all: build
 
@@ -46,10 +47,40 @@ test: build $(ORACLES)
 bench: build $(ORACLES)
 	@$(BUILD)/bench/floe_bench
 
+# Fuzzing and sanitizers (docs/fuzzing.md). `make fuzz FUZZ_SECONDS=N` builds the libFuzzer
+# targets with clang (build-fuzz) and runs each for N seconds; `make fuzz-regress` replays the
+# saved inputs of fuzz/regressions/ through the targets built by the normal compiler;
+# `make sanitize` runs the whole test suite under ASan + UBSan (build-asan).
+FUZZ_SECONDS ?= 30
+fuzz: $(STAMP)
+	@JOBS=$(JOBS) scripts/fuzz run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-regress: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target floe_fuzz_all
+	@scripts/fuzz regress $(BUILD)
+
+sanitize: $(STAMP)
+	@JOBS=$(JOBS) scripts/sanitize
+
 format:
 	@git ls-files '*.h' '*.cc' | xargs clang-format -i
 
-check-format:
+check-# Fuzzing and sanitizers (docs/fuzzing.md). `make fuzz FUZZ_SECONDS=N` builds the libFuzzer
+# targets with clang (build-fuzz) and runs each for N seconds; `make fuzz-regress` replays the
+# saved inputs of fuzz/regressions/ through the targets built by the normal compiler;
+# `make sanitize` runs the whole test suite under ASan + UBSan (build-asan).
+FUZZ_SECONDS ?= 30
+fuzz: $(STAMP)
+	@JOBS=$(JOBS) scripts/fuzz run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-regress: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target floe_fuzz_all
+	@scripts/fuzz regress $(BUILD)
+
+sanitize: $(STAMP)
+	@JOBS=$(JOBS) scripts/sanitize
+
+format:
 	@scripts/check-format
 
 check-layers:

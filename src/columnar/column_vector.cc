@@ -87,6 +87,7 @@ void ColumnVector::materialize_validity() {
   if (null_count_ != 0) return;
   size_t bytes = static_cast<size_t>((length_ + 7) / 8);
   validity_.resize(bytes);
+  if (bytes == 0) return;  // an empty buffer may have no memory to set
   std::memset(validity_.data(), 0xFF, bytes);
   // Bits past length must be zero so later set_bit(true) calls only need OR.
   if (length_ % 8) validity_.data()[bytes - 1] = static_cast<uint8_t>((1u << (length_ % 8)) - 1);

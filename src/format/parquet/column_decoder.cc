@@ -166,7 +166,8 @@ Status ColumnDecoder::decode_plain(const uint8_t* p, size_t n, int64_t count, Co
       int w = physical_width(s.physical, s.type_length);
       size_t bytes = static_cast<size_t>(count) * w;
       if (bytes > n) return invalid_data("truncated PLAIN values ({} > {} bytes)", bytes, n);
-      std::memcpy(grow_fixed(dst, count, w), p, bytes);
+      uint8_t* out = grow_fixed(dst, count, w);
+      if (bytes != 0) std::memcpy(out, p, bytes);  // a page of no values may have no bytes
       return Status::OK();
     }
   }
@@ -369,7 +370,8 @@ Status ColumnDecoder::decode_values(Encoding enc, const uint8_t* p, size_t n, in
         auto* o = reinterpret_cast<int32_t*>(grow_fixed(dst, count, 4));
         for (int64_t i = 0; i < count; ++i) o[i] = static_cast<int32_t>(delta_[i]);
       } else if (s.physical == PhysicalType::kInt64) {
-        std::memcpy(grow_fixed(dst, count, 8), delta_.data(), static_cast<size_t>(count) * 8);
+        uint8_t* out = grow_fixed(dst, count, 8);
+        if (count != 0) std::memcpy(out, delta_.data(), static_cast<size_t>(count) * 8);
       } else {
         return invalid_data("DELTA_BINARY_PACKED on {}", physical_type_name(s.physical));
       }
