@@ -326,8 +326,9 @@ TEST(SqlParserExpr, Precedence) {
             "(((s LIKE 'a%') AND (s NOT ILIKE 'b%')) OR (s RLIKE '^c'))");
   EXPECT_EQ(canon_expr("s LIKE 'a!%' ESCAPE '!'"), "(s LIKE 'a!%' ESCAPE '!')");
   EXPECT_EQ(canon_expr("a = b = c"), "((a = b) = c)");
+  // A chain of AND (or OR) is a balanced tree, as Spark's AstBuilder builds it.
   EXPECT_EQ(canon_expr("a < b AND c >= d AND e <> f AND g != h AND i == j AND k <=> l"),
-            "((((((a < b) AND (c >= d)) AND (e != f)) AND (g != h)) AND (i = j)) AND (k <=> l))");
+            "((((a < b) AND (c >= d)) AND (e != f)) AND (((g != h) AND (i = j)) AND (k <=> l)))");
   EXPECT_EQ(canon_expr("a IS TRUE OR b IS NOT FALSE"), "((a IS TRUE) OR (b IS NOT FALSE))");
   EXPECT_EQ(canon_expr("a IS DISTINCT FROM b"), "(NOT (a <=> b))");
   EXPECT_EQ(canon_expr("a IS NOT DISTINCT FROM b"), "(a <=> b)");

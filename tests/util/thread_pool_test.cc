@@ -7,6 +7,10 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace floe {
@@ -74,6 +78,50 @@ TEST(ThreadPool, ParallelForDoesNotWaitForAHelperStillQueued) {
                                 })
                   .ok());
   EXPECT_EQ(ran.load(), 100);
+}
+
+TEST(ThreadPool, ExceptionsComeBackAsErrors) {
+  ThreadPool pool(4);
+  Status s = pool.parallel_for(64, [](size_t i) -> Status {
+    if (i == 37) throw std::bad_alloc();
+    return Status::OK();
+  });
+  EXPECT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("out of memory"), std::string::npos) << s.message();
+  s = pool.parallel_for(8, [](size_t) -> Status { throw std::runtime_error("boom"); });
+  EXPECT_NE(s.message().find("boom"), std::string::npos) << s.message();
+  // A submitted job that throws does not end the process; its error is kept.
+  std::promise<void> ran;
+  pool.submit([&] {
+    ran.set_value();
+    throw std::runtime_error("job failed");
+  });
+  ran.get_future().wait();
+  for (int i = 0; i < 100 && pool.job_error().ok(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_NE(pool.job_error().message().find("job failed"), std::string::npos);
+  // The pool still works.
+  EXPECT_TRUE(pool.parallel_for(10, [](size_t) { return Status::OK(); }).ok());
+}
+
+TEST(ThreadPool, HugeThreadCountsAreClamped) {
+  std::string warning;
+  EXPECT_EQ(ThreadPool::clamp_threads(4, &warning), 4);
+  EXPECT_TRUE(warning.empty());
+  EXPECT_EQ(ThreadPool::clamp_threads(100000, &warning), ThreadPool::max_threads());
+  EXPECT_NE(warning.find("100000 threads asked for"), std::string::npos) << warning;
+  EXPECT_LE(ThreadPool::max_threads(), 256);
+  ThreadPool pool(100000);
+  EXPECT_LE(pool.size(), ThreadPool::max_threads());
+  std::atomic<int> ran{0};
+  EXPECT_TRUE(pool.parallel_for(1000,
+                                [&](size_t) {
+                                  ran.fetch_add(1);
+                                  return Status::OK();
+                                })
+                  .ok());
+  EXPECT_EQ(ran.load(), 1000);
 }
 
 }  // namespace
