@@ -149,9 +149,9 @@ TEST(JsonAvroReliability, DeeplyNestedSummaryValueIsRefused) {
 
 TEST(JsonAvroReliability, PuffinFooterWithWrongTypesIsAnError) {
   struct Case {
-    const char* from;
-    const char* to;
-    const char* error;
+    std::string from;
+    std::string to;
+    std::string error;
   };
   const Case cases[] = {
       {"\"length\":42", "\"length\":true", "field 'length' must be an integer, got true"},

@@ -136,8 +136,10 @@ TEST(MetadataJsonInput, EveryValueMutatedNeverAborts) {
 // when turned back into text.
 TEST(MetadataJsonInput, DeeplyNestedValueIsRefused) {
   const json doc = json::parse(fixture_metadata());
+  // Snapshot 1 is the current one: with referenced_snapshots_only the fast reader skips the
+  // others without decoding them (simdjson, no recursion), so only its values are checked here.
   for (const char* at :
-       {"/snapshots/1/summary/deep", "/properties/deep", "/snapshots/0/summary/operation",
+       {"/snapshots/1/summary/deep", "/properties/deep", "/snapshots/1/summary/operation",
         "/statistics", "/refs/deep", "/schemas/0/fields/0/doc"}) {
     for (bool referenced_only : {false, true}) {
       auto m = parse(with_raw(doc, json::json_pointer(at), kDeep), referenced_only);
