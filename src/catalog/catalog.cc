@@ -84,9 +84,10 @@ Status check_path_name(std::string_view kind, std::string_view name) {
           kind, printable(name), static_cast<char>(c), i + 1);
     }
     if (c < 0x20 || c == 0x7f) {
-      return invalid_argument("{} name '{}' is not allowed: it holds the control character "
-                              "\\x{:02x} (byte {})",
-                              kind, printable(name), c, i + 1);
+      return invalid_argument(
+          "{} name '{}' is not allowed: it holds the control character "
+          "\\x{:02x} (byte {})",
+          kind, printable(name), c, i + 1);
     }
   }
   return Status::OK();
@@ -211,9 +212,11 @@ Result<CatalogPtr> open_catalog(std::string_view uri, CatalogOptions options) {
 }
 
 Status commit_conflict(const TableIdentifier& id, std::string_view base, std::string_view current) {
-  return make_error(ErrorKind::kCommitConflict,
-                    "commit to '{}' failed: the table changed since '{}' was read (now at '{}')",
-                    id.to_string(), base, current);
+  return make_error(
+      ErrorKind::kCommitConflict,
+      "commit to '{}' failed, nothing of it was committed: the table changed since '{}' "
+      "was read (now at '{}')",
+      id.to_string(), base, current);
 }
 
 }  // namespace floe

@@ -13,17 +13,44 @@ namespace {
 constexpr std::string_view kMask = "***";
 
 // libpq's connection keywords (the ones a keyword string may start with).
-constexpr std::string_view kLibpqKeywords[] = {
-    "host",          "hostaddr",        "port",           "dbname",
-    "user",          "password",        "passfile",       "channel_binding",
-    "connect_timeout", "client_encoding", "options",      "application_name",
-    "fallback_application_name", "keepalives", "keepalives_idle", "keepalives_interval",
-    "keepalives_count", "tcp_user_timeout", "replication", "gssencmode",
-    "sslmode",       "requiressl",      "sslcompression", "sslcert",
-    "sslkey",        "sslpassword",     "sslrootcert",    "sslcrl",
-    "sslcrldir",     "sslsni",          "requirepeer",    "ssl_min_protocol_version",
-    "ssl_max_protocol_version", "krbsrvname", "gsslib",   "service",
-    "target_session_attrs", "load_balance_hosts"};
+constexpr std::string_view kLibpqKeywords[] = {"host",
+                                               "hostaddr",
+                                               "port",
+                                               "dbname",
+                                               "user",
+                                               "password",
+                                               "passfile",
+                                               "channel_binding",
+                                               "connect_timeout",
+                                               "client_encoding",
+                                               "options",
+                                               "application_name",
+                                               "fallback_application_name",
+                                               "keepalives",
+                                               "keepalives_idle",
+                                               "keepalives_interval",
+                                               "keepalives_count",
+                                               "tcp_user_timeout",
+                                               "replication",
+                                               "gssencmode",
+                                               "sslmode",
+                                               "requiressl",
+                                               "sslcompression",
+                                               "sslcert",
+                                               "sslkey",
+                                               "sslpassword",
+                                               "sslrootcert",
+                                               "sslcrl",
+                                               "sslcrldir",
+                                               "sslsni",
+                                               "requirepeer",
+                                               "ssl_min_protocol_version",
+                                               "ssl_max_protocol_version",
+                                               "krbsrvname",
+                                               "gsslib",
+                                               "service",
+                                               "target_session_attrs",
+                                               "load_balance_hosts"};
 
 bool is_secret_key(std::string_view key) { return key == "password" || key == "sslpassword"; }
 
@@ -34,7 +61,8 @@ bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0;
 std::string percent_decode(std::string_view text) {
   std::string out;
   for (size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '%' && i + 2 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+    if (text[i] == '%' && i + 2 < text.size() &&
+        std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
         std::isxdigit(static_cast<unsigned char>(text[i + 2]))) {
       out += static_cast<char>(std::stoi(std::string(text.substr(i + 1, 2)), nullptr, 16));
       i += 2;

@@ -180,8 +180,7 @@ Result<StoredTable> open_table_by_path(FileIOPtr io, std::string_view path,
   if (by_location.size() == 1) {
     const Answer& a = *by_location.begin()->second;
     StoredTable table = FLOE_TRY(open_table_at(io, a.pointer.metadata_location, options.parse));
-    table.metadata_file.reason =
-        fmt::format("catalog {} ({})", a.source, table_name_of(a.pointer));
+    table.metadata_file.reason = fmt::format("catalog {} ({})", a.source, table_name_of(a.pointer));
     return table;
   }
   FLOE_TRY(check_unambiguous(metadata_dir, names));

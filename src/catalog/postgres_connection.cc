@@ -114,9 +114,8 @@ class PostgresConnection final : public SqlConnection {
     if (PQstatus(conn_) == CONNECTION_BAD) lost_ = true;
     std::string message = fmt::format(
         "PostgreSQL: {} (in: {})",
-        scrub_secrets(
-            one_line(result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn_)),
-            secrets_),
+        scrub_secrets(one_line(result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn_)),
+                      secrets_),
         sql);
     const char* state = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
     if (state && std::string_view(state) == "23505") {

@@ -92,9 +92,7 @@ std::string like_literal(std::string_view text) {
 class SqlCatalog final : public Catalog {
  public:
   SqlCatalog(std::unique_ptr<SqlConnection> connection, std::string uri, CatalogOptions options)
-      : Catalog(std::move(options)),
-        db_(std::move(connection)),
-        uri_(redact_catalog_uri(uri)) {}
+      : Catalog(std::move(options)), db_(std::move(connection)), uri_(redact_catalog_uri(uri)) {}
 
   // Creates the catalog tables when missing and learns whether iceberg_type exists.
   Status init() {
@@ -506,10 +504,10 @@ Result<std::vector<CatalogTablePointer>> sql_tables_with_metadata_in(
     auto before = tail.rfind('/', last - 1);
     if (before != std::string::npos) tail = tail.substr(before);
   }
-  auto rows = FLOE_TRY(
-      db.query("SELECT catalog_name, table_namespace, table_name, metadata_location "
-               "FROM iceberg_tables WHERE metadata_location LIKE ? ESCAPE '!'",
-               {"%" + like_literal(tail) + "/%"}));
+  auto rows =
+      FLOE_TRY(db.query("SELECT catalog_name, table_namespace, table_name, metadata_location "
+                        "FROM iceberg_tables WHERE metadata_location LIKE ? ESCAPE '!'",
+                        {"%" + like_literal(tail) + "/%"}));
   std::vector<CatalogTablePointer> out;
   for (auto& row : rows) {
     if (!row[3] || canonical_local_path(parent_of(*row[3])) != dir) continue;

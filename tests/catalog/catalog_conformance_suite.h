@@ -324,9 +324,9 @@ TEST_P(CatalogConformance, ConcurrentCommitsLoseNoUpdate) {
 // name, and nothing is written for them.
 TEST_P(CatalogConformance, PathNamesAreRefusedWhereTheLocationDerivesFromTheName) {
   ASSERT_TRUE(catalog_->create_namespace({"db"}).ok());
-  const std::vector<std::string> bad = {"",      ".",     "..",          "../../x", "a/b",
-                                        "a\\b",  "/abs",  std::string("a\0b", 3), "a\x01z",
-                                        "tab\t", "a\x7f", "new\nline"};
+  const std::vector<std::string> bad = {"",       ".",     "..",    "../../x",
+                                        "a/b",    "a\\b",  "/abs",  std::string("a\0b", 3),
+                                        "a\x01z", "tab\t", "a\x7f", "new\nline"};
   for (const auto& name : bad) {
     TableIdentifier id{{"db"}, name};
     auto created = catalog_->create_table(id, metadata_for(id));

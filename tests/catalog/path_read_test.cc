@@ -106,8 +106,7 @@ TEST_F(PathRead, WithoutACatalogTwoFilesOfOneVersionAreAnError) {
   // The next commit after the kill made a second file of the orphan's version.
   TableMetadata m = *catalog_->load_metadata(id_)->metadata;
   std::string again = next_metadata_location(m, committed_);
-  fs::copy_file(orphan_,
-                dir_ + "/copy/metadata/" + fs::path(again).filename().string());
+  fs::copy_file(orphan_, dir_ + "/copy/metadata/" + fs::path(again).filename().string());
   // The committed hint settles it ...
   std::ofstream(dir_ + "/copy/metadata/version-hint.text")
       << fs::path(committed_).stem().stem().string();

@@ -3,7 +3,6 @@
 #include <filesystem>
 
 #include "floe/io/file_io.h"
-
 #include "floe/spec/table_properties.h"
 #include "floe/util/strings.h"
 #include "sql/binder/binder_internal.h"
