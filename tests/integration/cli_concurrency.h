@@ -103,7 +103,9 @@ class CliConcurrency : public ::testing::Test {
         }
       }
     }
-    if (retries >= 20) EXPECT_EQ(failed, 0) << out;
+    if (retries >= 20) {
+      EXPECT_EQ(failed, 0) << out;
+    }
     EXPECT_EQ(static_cast<int>(committed.size()) + failed, processes * inserts) << out;
     const int successes = static_cast<int>(committed.size());
 

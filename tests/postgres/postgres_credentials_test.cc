@@ -3,9 +3,11 @@
 // is a PostgreSQL catalog rather than a directory, and a path read given the catalog reads
 // what it committed.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -17,7 +19,22 @@ namespace {
 
 namespace fs = std::filesystem;
 using floe_test::CliRun;
-using floe_test::run_floe;
+
+// `floe <args>` with stdout and stderr (appended step by step: GCC 12 misreports the
+// concatenation chain once inlined here).
+CliRun run_floe(const std::string& args) {
+  std::string cmd = FLOE_CLI_PATH;
+  cmd += ' ';
+  cmd += args;
+  cmd += " 2>&1";
+  FILE* pipe = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+  int status = pclose(pipe);
+  return {WEXITSTATUS(status), out};
+}
 
 constexpr const char* kSecret = "Zq9Secret";
 
@@ -36,7 +53,8 @@ class PostgresCredentials : public ::testing::Test {
     with_password_ = plain_.substr(0, at) + ":" + kSecret + plain_.substr(at);
     char tmpl[] = "/tmp/floe-pgcred-XXXXXX";
     dir_ = mkdtemp(tmpl);
-    name_ = "cred" + std::to_string(getpid());
+    static int next = 0;
+    name_ = "cred" + std::to_string(getpid()) + "_" + std::to_string(next++);
   }
   void TearDown() override {
     if (!dir_.empty()) fs::remove_all(dir_);
@@ -71,7 +89,9 @@ TEST_F(PostgresCredentials, PasswordNeverShows) {
   };
   for (const auto& s : statements) {
     auto r = floe(with_password_, "sql \"" + s + "\"");
-    if (s.find("nosuch") == std::string::npos) EXPECT_EQ(r.exit_code, 0) << s << ": " << r.out;
+    if (s.find("nosuch") == std::string::npos) {
+      EXPECT_EQ(r.exit_code, 0) << s << ": " << r.out;
+    }
     expect_no_secret(r, s);
   }
   auto inspect = floe(with_password_, "inspect db.t");
