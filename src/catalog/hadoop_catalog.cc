@@ -55,6 +55,7 @@ class HadoopCatalog final : public Catalog {
   Status create_namespace(const Namespace& ns,
                           const std::map<std::string, std::string>& properties) override {
     if (ns.empty()) return invalid_argument("cannot create the empty (root) namespace");
+    FLOE_TRY(check_namespace_path_names(ns));
     if (!properties.empty()) {
       return not_supported("the filesystem catalog cannot store namespace properties ('{}')",
                            namespace_to_string(ns));
@@ -139,6 +140,8 @@ class HadoopCatalog final : public Catalog {
 
   Result<std::string> create_table(const TableIdentifier& id,
                                    const TableMetadata& metadata) override {
+    // The directory is the name: always checked.
+    FLOE_TRY(check_identifier_path_names(id));
     std::string table_dir = default_table_location(id);
     if (normal_path(metadata.location) != normal_path(table_dir)) {
       return invalid_argument(
@@ -186,6 +189,7 @@ class HadoopCatalog final : public Catalog {
 
   // HadoopCatalog registers by copying the metadata in as v1 of the table directory.
   Status register_table(const TableIdentifier& id, std::string_view metadata_location) override {
+    FLOE_TRY(check_identifier_path_names(id));
     auto metadata = FLOE_TRY(read_table_metadata(*io_, metadata_location));
     return write_first_version(id, metadata).status();
   }

@@ -19,6 +19,7 @@ class MemoryCatalog final : public Catalog {
 
   Status create_namespace(const Namespace& ns,
                           const std::map<std::string, std::string>& properties) override {
+    if (!properties.count("location")) FLOE_TRY(check_namespace_path_names(ns));
     std::lock_guard lock(mu_);
     if (namespaces_.count(ns)) {
       return Status(ErrorKind::kAlreadyExists,
@@ -112,6 +113,7 @@ class MemoryCatalog final : public Catalog {
 
   Result<std::string> create_table(const TableIdentifier& id,
                                    const TableMetadata& metadata) override {
+    FLOE_TRY(check_new_table_name(*this, id, metadata));
     {
       std::lock_guard lock(mu_);
       if (!namespaces_.count(id.ns)) return missing_namespace(id.ns);
@@ -143,6 +145,7 @@ class MemoryCatalog final : public Catalog {
   }
 
   Status rename_table(const TableIdentifier& from, const TableIdentifier& to) override {
+    FLOE_TRY(check_identifier_path_names(to));
     std::lock_guard lock(mu_);
     auto it = tables_.find(from);
     if (it == tables_.end()) return missing_table(from);
@@ -174,6 +177,17 @@ class MemoryCatalog final : public Catalog {
     if (!namespaces_.count(id.ns)) return missing_namespace(id.ns);
     if (!tables_.emplace(id, std::string(metadata_location)).second) return exists(id);
     return Status::OK();
+  }
+
+  Result<std::vector<CatalogTablePointer>> tables_with_metadata_in(
+      std::string_view metadata_dir) override {
+    std::string dir = canonical_local_path(metadata_dir);
+    std::lock_guard lock(mu_);
+    std::vector<CatalogTablePointer> out;
+    for (const auto& [id, location] : tables_) {
+      if (canonical_local_path(parent_of(location)) == dir) out.push_back({name(), id, location});
+    }
+    return out;
   }
 
  private:

@@ -1,11 +1,14 @@
 // PostgreSQL backend of SqlConnection over libpq. Every value travels as a parameter of
 // PQexecParams; the '?' placeholders of the shared catalog SQL become $1, $2, ... here.
+// Connection strings are URIs or libpq keyword strings; no message shows their password
+// (libpq's own messages are scrubbed too, as they can quote pieces of the string).
 #include <fmt/format.h>
 #include <libpq-fe.h>
 
 #include <cstdlib>
 
 #include "catalog/sql_connection_internal.h"
+#include "floe/catalog/catalog.h"
 
 namespace floe {
 namespace {
@@ -40,7 +43,8 @@ std::string number_placeholders(std::string_view sql) {
 
 class PostgresConnection final : public SqlConnection {
  public:
-  explicit PostgresConnection(PGconn* conn) : conn_(conn) {}
+  PostgresConnection(PGconn* conn, std::vector<std::string> secrets)
+      : conn_(conn), secrets_(std::move(secrets)) {}
   ~PostgresConnection() override { PQfinish(conn_); }
 
   Result<std::vector<SqlRow>> query(std::string_view sql,
@@ -95,7 +99,8 @@ class PostgresConnection final : public SqlConnection {
       // A dropped connection is re-established once; no statement was sent yet.
       PQreset(conn_);
       if (PQstatus(conn_) == CONNECTION_BAD) {
-        return io_error("PostgreSQL connection lost: {}", one_line(PQerrorMessage(conn_)));
+        return io_error("PostgreSQL connection lost: {}",
+                        scrub_secrets(one_line(PQerrorMessage(conn_)), secrets_));
       }
     }
     std::string text = number_placeholders(sql);
@@ -109,7 +114,9 @@ class PostgresConnection final : public SqlConnection {
     if (PQstatus(conn_) == CONNECTION_BAD) lost_ = true;
     std::string message = fmt::format(
         "PostgreSQL: {} (in: {})",
-        one_line(result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn_)), sql);
+        scrub_secrets(one_line(result ? PQresultErrorMessage(result.get()) : PQerrorMessage(conn_)),
+                      secrets_),
+        sql);
     const char* state = result ? PQresultErrorField(result.get(), PG_DIAG_SQLSTATE) : nullptr;
     if (state && std::string_view(state) == "23505") {
       return Status(ErrorKind::kAlreadyExists, message);
@@ -118,6 +125,7 @@ class PostgresConnection final : public SqlConnection {
   }
 
   PGconn* conn_;
+  std::vector<std::string> secrets_;
   bool lost_ = false;
 };
 
@@ -126,16 +134,38 @@ void ignore_notice(void*, const char*) {}
 }  // namespace
 
 Result<std::unique_ptr<SqlConnection>> open_postgres_connection(const std::string& uri) {
+  std::vector<std::string> secrets = catalog_uri_secrets(uri);
+  std::string shown = redact_catalog_uri(uri);
+  // A string libpq cannot parse is refused before connecting; its message may quote a piece.
+  char* parse_error = nullptr;
+  PQconninfoOption* parsed = PQconninfoParse(uri.c_str(), &parse_error);
+  if (!parsed) {
+    std::string message =
+        parse_error ? scrub_secrets(one_line(parse_error), secrets) : "out of memory";
+    PQfreemem(parse_error);
+    return invalid_argument("cannot parse the PostgreSQL connection string '{}': {}", shown,
+                            message);
+  }
+  // What libpq took as the password is secret as well, however it was written.
+  for (PQconninfoOption* o = parsed; o->keyword; ++o) {
+    if (o->val && *o->val &&
+        (std::string_view(o->keyword) == "password" ||
+         std::string_view(o->keyword) == "sslpassword")) {
+      secrets.emplace_back(o->val);
+    }
+  }
+  PQconninfoFree(parsed);
   PGconn* conn = PQconnectdb(uri.c_str());
-  if (!conn) return io_error("cannot connect to PostgreSQL at '{}': out of memory", uri);
+  if (!conn) return io_error("cannot connect to PostgreSQL at '{}': out of memory", shown);
   if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = one_line(PQerrorMessage(conn));
+    std::string message = scrub_secrets(one_line(PQerrorMessage(conn)), secrets);
     PQfinish(conn);
-    return io_error("cannot connect to PostgreSQL at '{}': {}", uri, message);
+    return io_error("cannot connect to PostgreSQL at '{}': {}", shown, message);
   }
   // CREATE TABLE IF NOT EXISTS reports a NOTICE; it is not worth printing.
   PQsetNoticeProcessor(conn, ignore_notice, nullptr);
-  return std::unique_ptr<SqlConnection>(std::make_unique<PostgresConnection>(conn));
+  return std::unique_ptr<SqlConnection>(
+      std::make_unique<PostgresConnection>(conn, std::move(secrets)));
 }
 
 }  // namespace floe

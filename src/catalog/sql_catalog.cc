@@ -7,7 +7,12 @@
 //
 // A namespace exists when it has properties (creating one stores `exists=true`) or when it or a
 // namespace below it holds a table, as in JdbcCatalog. The commit is a conditional UPDATE on the
-// old metadata_location: one updated row means the swap happened.
+// old metadata_location: one updated row means the swap happened. After it, the table's
+// metadata directory gets a version-hint.text naming the committed file, for readers by path
+// that cannot ask the catalog (catalog/path_read.h asks it).
+//
+// Namespaces are stored joined by '.', so a level holding '.' would be another namespace: such
+// levels are refused.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -61,10 +66,33 @@ Status table_exists_error(const TableIdentifier& id) {
   return make_error(ErrorKind::kAlreadyExists, "table '{}' already exists", id.to_string());
 }
 
+// JdbcCatalog stores {"a.b"} and {"a", "b"} both as "a.b".
+Status check_levels(const Namespace& ns) {
+  for (const auto& level : ns) {
+    if (level.find('.') != std::string::npos) {
+      return invalid_argument(
+          "namespace level '{}' is not allowed in a SQL catalog: it stores namespaces joined by "
+          "'.', so it would be the namespace {}",
+          level, namespace_to_string(split_namespace(level)));
+    }
+  }
+  return Status::OK();
+}
+
+// SQL LIKE pattern matching `text` literally, with '!' as the escape character.
+std::string like_literal(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    if (c == '%' || c == '_' || c == '!') out += '!';
+    out += c;
+  }
+  return out;
+}
+
 class SqlCatalog final : public Catalog {
  public:
   SqlCatalog(std::unique_ptr<SqlConnection> connection, std::string uri, CatalogOptions options)
-      : Catalog(std::move(options)), db_(std::move(connection)), uri_(std::move(uri)) {}
+      : Catalog(std::move(options)), db_(std::move(connection)), uri_(redact_catalog_uri(uri)) {}
 
   // Creates the catalog tables when missing and learns whether iceberg_type exists.
   Status init() {
@@ -82,6 +110,9 @@ class SqlCatalog final : public Catalog {
   Status create_namespace(const Namespace& ns,
                           const std::map<std::string, std::string>& properties) override {
     if (ns.empty()) return invalid_argument("cannot create the empty (root) namespace");
+    // Without a `location` the namespace's directory derives from its name.
+    if (!properties.count("location")) FLOE_TRY(check_namespace_path_names(ns));
+    FLOE_TRY(check_levels(ns));
     std::lock_guard lock(mu_);
     return transact([&]() -> Status {
       if (FLOE_TRY(namespace_exists_locked(ns))) {
@@ -215,6 +246,8 @@ class SqlCatalog final : public Catalog {
 
   Result<std::string> create_table(const TableIdentifier& id,
                                    const TableMetadata& metadata) override {
+    FLOE_TRY(check_levels(id.ns));
+    FLOE_TRY(check_new_table_name(*this, id, metadata));
     {
       std::lock_guard lock(mu_);
       if (FLOE_TRY(name_taken(id))) return table_exists_error(id);
@@ -227,6 +260,7 @@ class SqlCatalog final : public Catalog {
       (void)io_->delete_file(location);
       return status;
     }
+    write_committed_hint(*io_, location);
     return location;
   }
 
@@ -265,10 +299,13 @@ class SqlCatalog final : public Catalog {
       return commit_conflict(id, base_location,
                              current.ok() && *current ? **current : std::string("<dropped>"));
     }
+    write_committed_hint(*io_, location);
     return location;
   }
 
   Status rename_table(const TableIdentifier& from, const TableIdentifier& to) override {
+    FLOE_TRY(check_levels(to.ns));
+    FLOE_TRY(check_identifier_path_names(to));
     std::lock_guard lock(mu_);
     return transact([&]() -> Status {
       if (!FLOE_TRY(pointer(from))) return missing_table(from);
@@ -306,12 +343,21 @@ class SqlCatalog final : public Catalog {
       }));
     }
     if (!loaded) return Status::OK();
-    return purge_table_files(*io_, *loaded->metadata, loaded->location);
+    FLOE_TRY(purge_table_files(*io_, *loaded->metadata, loaded->location));
+    (void)io_->delete_file(join_path(parent_of(loaded->location), "version-hint.text"));
+    return Status::OK();
   }
 
   Status register_table(const TableIdentifier& id, std::string_view metadata_location) override {
+    FLOE_TRY(check_levels(id.ns));
     FLOE_TRY(read_table_metadata(*io_, metadata_location));
     return insert_table(id, std::string(metadata_location));
+  }
+
+  Result<std::vector<CatalogTablePointer>> tables_with_metadata_in(
+      std::string_view metadata_dir) override {
+    std::lock_guard lock(mu_);
+    return sql_tables_with_metadata_in(*db_, metadata_dir);
   }
 
  private:
@@ -445,6 +491,32 @@ class SqlCatalog final : public Catalog {
 };
 
 }  // namespace
+
+Result<std::vector<CatalogTablePointer>> sql_tables_with_metadata_in(
+    SqlConnection& db, std::string_view metadata_dir) {
+  std::string dir = canonical_local_path(metadata_dir);
+  // Locations are stored as written ("/wh/t/metadata/...", "file:/wh/t/metadata/...", through
+  // a symlink): the pattern matches the directory's last two names, the exact directory is
+  // compared below.
+  std::string tail = dir;
+  auto last = tail.rfind('/');
+  if (last != std::string::npos && last > 0) {
+    auto before = tail.rfind('/', last - 1);
+    if (before != std::string::npos) tail = tail.substr(before);
+  }
+  auto rows =
+      FLOE_TRY(db.query("SELECT catalog_name, table_namespace, table_name, metadata_location "
+                        "FROM iceberg_tables WHERE metadata_location LIKE ? ESCAPE '!'",
+                        {"%" + like_literal(tail) + "/%"}));
+  std::vector<CatalogTablePointer> out;
+  for (auto& row : rows) {
+    if (!row[3] || canonical_local_path(parent_of(*row[3])) != dir) continue;
+    out.push_back({row[0].value_or(""),
+                   {split_namespace(row[1].value_or("")), row[2].value_or("")},
+                   *row[3]});
+  }
+  return out;
+}
 
 Result<CatalogPtr> make_sql_catalog(std::unique_ptr<SqlConnection> connection, std::string uri,
                                     CatalogOptions options) {

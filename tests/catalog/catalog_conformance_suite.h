@@ -320,4 +320,66 @@ TEST_P(CatalogConformance, ConcurrentCommitsLoseNoUpdate) {
   EXPECT_EQ(count_metadata_files(metadata_dir(id)), kThreads * kCommits + 1);
 }
 
+// Names that are not one plain directory are refused where the location derives from the
+// name, and nothing is written for them.
+TEST_P(CatalogConformance, PathNamesAreRefusedWhereTheLocationDerivesFromTheName) {
+  ASSERT_TRUE(catalog_->create_namespace({"db"}).ok());
+  const std::vector<std::string> bad = {"",       ".",     "..",    "../../x",
+                                        "a/b",    "a\\b",  "/abs",  std::string("a\0b", 3),
+                                        "a\x01z", "tab\t", "a\x7f", "new\nline"};
+  for (const auto& name : bad) {
+    TableIdentifier id{{"db"}, name};
+    auto created = catalog_->create_table(id, metadata_for(id));
+    EXPECT_EQ(created.status().kind(), ErrorKind::kInvalidArgument) << "table '" << name << "'";
+    if (!name.empty()) {
+      EXPECT_NE(created.status().message().find("is not allowed"), std::string::npos)
+          << created.status().message();
+    }
+    Status ns = catalog_->create_namespace({"db", name});
+    EXPECT_EQ(ns.kind(), ErrorKind::kInvalidArgument) << "namespace '" << name << "'";
+  }
+  // Nothing was written anywhere under the test directory.
+  int files = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(dir_)) {
+    if (e.path().string().ends_with(".metadata.json")) ++files;
+  }
+  EXPECT_EQ(files, 0);
+  if (hadoop()) return;  // no rename, no explicit locations
+
+  TableIdentifier plain{{"db"}, "t"};
+  create(plain);
+  for (const auto& name : bad) {
+    EXPECT_EQ(catalog_->rename_table(plain, {{"db"}, name}).kind(), ErrorKind::kInvalidArgument)
+        << "rename to '" << name << "'";
+  }
+  // An explicit location keeps the name out of paths.
+  TableIdentifier odd{{"db"}, "a/b"};
+  auto m = make_metadata(dir_ + "/explicit");
+  auto created = catalog_->create_table(odd, m);
+  EXPECT_TRUE(created.ok()) << created.status().to_string();
+  EXPECT_TRUE(catalog_->create_namespace({"db", "x/y"}, {{"location", dir_ + "/nsloc"}}).ok());
+}
+
+// The catalog names the table whose current metadata file lies in a directory.
+TEST_P(CatalogConformance, TablesWithMetadataInADirectory) {
+  ASSERT_TRUE(catalog_->create_namespace({"ns"}).ok());
+  TableIdentifier id{{"ns"}, "t"};
+  std::string first = create(id);
+  auto loaded = catalog_->load_metadata(id);
+  ASSERT_TRUE(loaded.ok());
+  auto second = catalog_->commit_table(id, first, *loaded->metadata);
+  ASSERT_TRUE(second.ok()) << second.status().to_string();
+  auto found = catalog_->tables_with_metadata_in(metadata_dir(id));
+  ASSERT_TRUE(found.ok()) << found.status().to_string();
+  if (hadoop()) {
+    EXPECT_TRUE(found->empty());  // version-hint.text and v<N> names say it
+    return;
+  }
+  ASSERT_EQ(found->size(), 1u);
+  EXPECT_EQ((*found)[0].id, id);
+  EXPECT_EQ((*found)[0].metadata_location, *second);
+  EXPECT_EQ((*found)[0].catalog_name, name_);
+  EXPECT_TRUE(catalog_->tables_with_metadata_in(dir_ + "/wh/ns")->empty());
+}
+
 }  // namespace floe::catalog_test

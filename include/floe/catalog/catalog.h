@@ -4,11 +4,19 @@
 //
 // Implementations:
 //   sqlite:PATH                       SQL catalog in Java JdbcCatalog's layout (embedded default)
-//   postgresql://user@host:port/db    the same layout on PostgreSQL (libpq)
+//   postgresql://user@host:port/db    the same layout on PostgreSQL (libpq); a libpq keyword
+//                                     string ("host=... dbname=... password=...") as well
 //   hadoop:DIR  (or a plain directory) filesystem catalog: v<N>.metadata.json + version-hint.text
 //                                     (local disk; no namespace properties, no rename; dropping
 //                                     a table deletes its directory, as Java's HadoopCatalog)
 //   memory:                           in-process, for tests
+//
+// Names become directories of the default table location (<warehouse>/<ns levels>/<table>):
+// where a location derives from a name (CREATE TABLE without LOCATION, CREATE NAMESPACE without
+// a `location` property, RENAME), names that would escape the warehouse or share a directory
+// with another name are refused (check_path_name).
+//
+// uri() and every error name a catalog without its credentials (redact_catalog_uri).
 //
 // Namespace properties include `location` (the namespace's default directory) when none is
 // stored, as JdbcCatalog and HadoopCatalog report it.
@@ -51,6 +59,13 @@ struct CatalogOptions {
   std::string warehouse = "warehouse";  // default table locations live under it
   FileIOPtr io;                         // null = local disk
   std::map<std::string, std::string> properties;
+};
+
+// One table a catalog lists with its current metadata file (tables_with_metadata_in).
+struct CatalogTablePointer {
+  std::string catalog_name;  // the SQL catalog's catalog_name column, else the catalog's name
+  TableIdentifier id;
+  std::string metadata_location;
 };
 
 // A table's current metadata pointer and the metadata it names.
@@ -117,6 +132,13 @@ class Catalog {
   // <warehouse>/<namespace levels...>/<table>, as Java's JdbcCatalog and HadoopCatalog place it.
   virtual std::string default_table_location(const TableIdentifier& id) const;
 
+  // The tables whose current metadata file lies directly in the local directory `metadata_dir`
+  // (a table's metadata/ directory), for reading a table by path (catalog/path_read.h). The SQL
+  // catalog answers for every catalog name in its database. Empty for the filesystem catalog,
+  // whose version-hint.text and v<N> files already say which file is current.
+  virtual Result<std::vector<CatalogTablePointer>> tables_with_metadata_in(
+      std::string_view metadata_dir);
+
  protected:
   Catalog(CatalogOptions options);
   CatalogOptions options_;
@@ -124,6 +146,27 @@ class Catalog {
 };
 
 using CatalogPtr = std::shared_ptr<Catalog>;
+
+// A name used as one directory of a default location: kInvalidArgument naming the name and the
+// reason when it is empty, "." or "..", or holds '/', '\\', NUL or another control character
+// (U+0000-U+001F, U+007F). `kind` is "table" or "namespace".
+Status check_path_name(std::string_view kind, std::string_view name);
+// check_path_name on every namespace level and the table name.
+Status check_identifier_path_names(const TableIdentifier& id);
+Status check_namespace_path_names(const Namespace& ns);
+
+// The URI with credentials replaced by "***": the password of
+// "scheme://user:password@host", "?password=..." query parameters, and the `password` /
+// `sslpassword` values of a libpq keyword string. Anything else is returned as is.
+std::string redact_catalog_uri(std::string_view uri);
+// The secret values redact_catalog_uri hides (raw and percent-decoded), to scrub them from
+// messages that may echo parts of the connection string (libpq's).
+std::vector<std::string> catalog_uri_secrets(std::string_view uri);
+// `message` with every secret, every whitespace-separated piece of one, and every quoted
+// fragment ("...") that is part of one replaced by "***".
+std::string scrub_secrets(std::string_view message, const std::vector<std::string>& secrets);
+// True for a libpq keyword/value connection string ("host=db user=me dbname=iceberg").
+bool is_postgres_keyword_string(std::string_view uri);
 
 // Opens a catalog by URI (see the list at the top). A bare directory path means the
 // filesystem catalog on it.

@@ -4,6 +4,7 @@
 
 #include "floe/util/strings.h"
 #include "sql/statements/statements_internal.h"
+#include "sql/statements/table_definition_internal.h"
 
 namespace floe::sql {
 
@@ -27,7 +28,7 @@ Status create_namespace(StatementContext& ctx, const ast::CreateNamespaceStateme
   Namespace ns = without_catalog(ctx, s.ns.parts);
   std::map<std::string, std::string> props(s.properties.begin(), s.properties.end());
   if (s.comment) props["comment"] = *s.comment;
-  if (s.location) props["location"] = *s.location;
+  if (s.location) props["location"] = absolute_location(*s.location);
   Status st = catalog->create_namespace(ns, props);
   if (st.kind() == ErrorKind::kAlreadyExists && s.if_not_exists) return Status::OK();
   FLOE_TRY(st);
@@ -92,8 +93,10 @@ Status register_table(StatementContext& ctx, const std::vector<std::string>& nam
                       const std::string& metadata_file) {
   CatalogPtr catalog = FLOE_TRY(ctx.catalog.catalog(true));
   TableIdentifier id = FLOE_TRY(ctx.catalog.identifier(name));
-  FLOE_TRY(catalog->register_table(id, metadata_file));
-  say(ctx, fmt::format("registered table {} at {}", id.to_string(), metadata_file));
+  // Stored absolute, so the table reads the same from any directory.
+  std::string location = absolute_location(metadata_file);
+  FLOE_TRY(catalog->register_table(id, location));
+  say(ctx, fmt::format("registered table {} at {}", id.to_string(), location));
   return Status::OK();
 }
 

@@ -1,5 +1,8 @@
 #include <fmt/format.h>
 
+#include <filesystem>
+
+#include "floe/io/file_io.h"
 #include "floe/spec/table_properties.h"
 #include "floe/util/strings.h"
 #include "sql/binder/binder_internal.h"
@@ -110,6 +113,21 @@ Result<PartitionField> partition_field(const Schema& schema, const ast::Transfor
   return field;
 }
 
+std::string absolute_location(std::string_view location) {
+  auto colon = location.find(':');
+  auto slash = location.find('/');
+  bool has_scheme = colon != std::string_view::npos && colon > 1 &&
+                    (slash == std::string_view::npos || colon < slash);
+  if (has_scheme && !location.starts_with("file:")) return std::string(location);
+  std::string local = local_path_of(location);
+  std::error_code ec;
+  auto absolute = std::filesystem::absolute(local, ec);
+  if (ec || local.empty()) return std::string(location);
+  std::string out = absolute.lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
 Result<TableDefinition> table_definition(const ast::CreateTableStatement& s,
                                          const std::vector<NestedField>& columns) {
   if (s.using_ && !iequals(*s.using_, "iceberg")) {
@@ -156,7 +174,7 @@ Result<TableDefinition> table_definition(const ast::CreateTableStatement& s,
     def.format_version = std::stoi(fv->second);
     def.properties.erase(fv);
   }
-  def.location = s.location;
+  if (s.location) def.location = absolute_location(*s.location);
   return def;
 }
 

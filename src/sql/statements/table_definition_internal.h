@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "floe/spec/partition_spec.h"
@@ -29,6 +30,10 @@ SchemaPtr assign_fresh_ids(const std::vector<NestedField>& fields);
 // Partition field for a SQL transform term on `schema` (field id left 0: the caller numbers
 // them from 1000). Errors name the term.
 Result<PartitionField> partition_field(const Schema& schema, const ast::TransformTerm& term);
+
+// A LOCATION as stored: a relative local path made absolute against the current directory (so
+// the table reads the same from anywhere), normalized; URIs with a scheme as written.
+std::string absolute_location(std::string_view location);
 
 // The definition of CREATE TABLE; `columns` replaces the statement's column list for CTAS (the
 // query's output).
