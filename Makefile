@@ -65,22 +65,7 @@ sanitize: $(STAMP)
 format:
 	@git ls-files '*.h' '*.cc' | xargs clang-format -i
 
-check-# Fuzzing and sanitizers (docs/fuzzing.md). `make fuzz FUZZ_SECONDS=N` builds the libFuzzer
-# targets with clang (build-fuzz) and runs each for N seconds; `make fuzz-regress` replays the
-# saved inputs of fuzz/regressions/ through the targets built by the normal compiler;
-# `make sanitize` runs the whole test suite under ASan + UBSan (build-asan).
-FUZZ_SECONDS ?= 30
-fuzz: $(STAMP)
-	@JOBS=$(JOBS) scripts/fuzz run $(FUZZ_SECONDS) $(FUZZ_TARGETS)
-
-fuzz-regress: configure
-	@cmake --build $(BUILD) -j $(JOBS) --target floe_fuzz_all
-	@scripts/fuzz regress $(BUILD)
-
-sanitize: $(STAMP)
-	@JOBS=$(JOBS) scripts/sanitize
-
-format:
+check-format:
 	@scripts/check-format
 
 check-layers:

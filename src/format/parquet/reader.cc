@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <set>
 
 #include "floe/util/decimal.h"
@@ -759,14 +760,24 @@ void ParquetReader::decode_ahead(Ahead& a) {
   }
   std::vector<ColumnBatch> batches;
   Status status;
-  for (int64_t done = 0; done < a.rows; done += options_.batch_rows) {
-    int64_t n = std::min(options_.batch_rows, a.rows - done);
-    auto r = decode_rows(a.group, a.first + done, n, &leaves, false, a.chunks.get());
-    if (!r.ok()) {
-      status = r.status();
-      break;
+  // A pool job: an exception (out of memory) must reach the waiting reader as an error, or
+  // it would wait for this range for ever.
+  try {
+    for (int64_t done = 0; done < a.rows; done += options_.batch_rows) {
+      int64_t n = std::min(options_.batch_rows, a.rows - done);
+      auto r = decode_rows(a.group, a.first + done, n, &leaves, false, a.chunks.get());
+      if (!r.ok()) {
+        status = r.status();
+        break;
+      }
+      batches.push_back(std::move(*r));
     }
-    batches.push_back(std::move(*r));
+  } catch (const std::bad_alloc&) {
+    batches.clear();
+    status = io_error("out of memory decoding Parquet row group {}", a.group);
+  } catch (const std::exception& e) {
+    batches.clear();
+    status = io_error("decoding Parquet row group {}: {}", a.group, e.what());
   }
   for (auto& ls : leaves) {
     if (ls) ls->group = -1;  // its chunk view dies with the range's chunks

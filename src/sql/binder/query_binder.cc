@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "floe/catalog/path_read.h"
 #include "floe/util/strings.h"
 #include "sql/binder/aggregate_binder_internal.h"
 #include "sql/binder/binder_internal.h"
@@ -564,8 +565,12 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
                                                "parquet and csv are)",
                                                path.format));
         }
-        table =
-            FLOE_TRY_CTX(open_table_at(make_local_file_io(), path.path), position_text(ref.pos));
+        // A catalog-managed directory reads what the catalog committed, never a newer
+        // metadata file a killed writer left behind (catalog/path_read.h).
+        PathReadOptions read;
+        read.open_catalog = [this]() { return catalog_.catalog(/*create=*/false); };
+        table = FLOE_TRY_CTX(open_table_by_path(make_local_file_io(), path.path, read),
+                             position_text(ref.pos));
         display = "iceberg.`" + path.path + "`";
         if (path.time_travel) travel = &*path.time_travel;
       }

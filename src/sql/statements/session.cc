@@ -119,6 +119,11 @@ struct Session::Impl : Catalogish {
       }
       if (loaded.status().kind() != ErrorKind::kNotFound) return loaded.status();
     }
+    // The name becomes a path under the warehouse: refuse one that would leave it.
+    for (size_t i = 0; i < q.size(); ++i) {
+      Status s = check_path_name(i + 1 == q.size() ? "table" : "namespace", q[i]);
+      if (!s.ok()) return s;
+    }
     std::string dir = table_directory(q);
     std::error_code ec;
     if (!std::filesystem::is_directory(std::filesystem::path(dir) / "metadata", ec)) {
