@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "floe/util/strings.h"
+#include "floe/util/utf8.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/binder/store_assignment_internal.h"
 #include "sql/exec/bound_expr_internal.h"
@@ -14,7 +15,7 @@ namespace {
 std::string value_for_error(const ColumnVector& col, int64_t row) {
   std::string text;
   internal::value_text(col, row, &text);
-  if (text.size() > 100) text = text.substr(0, 100) + "...";
+  if (utf8_count(text) > 100) text = std::string(utf8_truncate(text, 100)) + "...";
   return text;
 }
 

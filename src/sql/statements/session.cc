@@ -9,6 +9,7 @@
 #include "floe/io/file_io.h"
 #include "floe/table/metadata_tables.h"
 #include "floe/util/strings.h"
+#include "floe/util/utf8.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/parser/parser_internal.h"
 #include "sql/statements/statements_internal.h"
@@ -214,10 +215,6 @@ Status run_explain(Binder& binder, const ast::ExplainStatement& explain, const R
   return Status::OK();
 }
 
-}  // namespace
-
-namespace {
-
 // In a list of statements, which one failed: each statement commits on its own (as in Spark), so
 // the ones before it stay committed.
 Status statement_failed(const Status& s, const std::vector<ast::Statement>& statements,
@@ -227,7 +224,7 @@ Status statement_failed(const Status& s, const std::vector<ast::Statement>& stat
   for (char& c : text) {
     if (c == '\n' || c == '\r' || c == '\t') c = ' ';
   }
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  if (utf8_count(text) > 60) text = std::string(utf8_truncate(text, 57)) + "...";
   std::string message = fmt::format("statement {} of {} ({}) failed: {}", index + 1,
                                     statements.size(), text, s.message());
   if (index == 1) {
