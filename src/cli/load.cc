@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <new>
 #include <ostream>
 
 #include "cli/cli_internal.h"
@@ -43,7 +44,15 @@ Status run_load(const GlobalOptions& options, const LoadCommand& cmd, std::ostre
       shown = true;
     };
   }
-  auto result = sql::load_file(session, cmd.table, cmd.file, lo);
+  Result<sql::LoadResult> result = invalid_argument("not loaded");
+  try {
+    result = sql::load_file(session, cmd.table, cmd.file, lo);
+  } catch (const std::bad_alloc&) {
+    // Buffers grow with what they hold; a machine (or ulimit) without room for them is an
+    // error, not an abort. Nothing was committed.
+    result = make_error(ErrorKind::kIo, "out of memory loading {} into {}; nothing was committed",
+                        cmd.file, cmd.table);
+  }
   if (shown) std::fprintf(stderr, "\r\033[K");
   if (!result.ok()) return result.status();
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -485,12 +485,12 @@ TEST_F(CliWrite, LoadCsvJsonLinesAndParquet) {
   EXPECT_TRUE(all[3]["d"].is_null());
   EXPECT_EQ(all[4]["name"], "p");
 
-  // A bad value names the record and column; nothing is committed.
+  // A bad value names the line and column; nothing is committed.
   std::string bad = dir_ + "/bad.csv";
   std::ofstream(bad) << "id,name\n1,a\nnope,b\n";
   r = run_floe("--warehouse " + shell_quote(warehouse_) + " load db.t " + shell_quote(bad));
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.out.find("record 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("line 3"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("'id'"), std::string::npos) << r.out;
   EXPECT_EQ(rows("SELECT count(*) AS n FROM db.t")[0]["n"], 5);
 }

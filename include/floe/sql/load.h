@@ -29,9 +29,13 @@ struct LoadResult {
   std::optional<int64_t> snapshot_id;
 };
 
-// Appends every row of `path` to `table` (a SQL name: [catalog.]namespace.table). A value that
-// does not convert to its column's type, an unknown column or a missing required column is an
-// error naming the file, record and column; nothing is committed then.
+// Appends every row of `path` to `table` (a SQL name: [catalog.]namespace.table). Values are
+// stored with Spark's ANSI store assignment: one that does not convert to its column's type
+// exactly ('1.9' or 3000000000 into an int), an unknown column or a missing required column is
+// an error naming the file, line (row for Parquet) and column. CSV is read strictly (every
+// record as wide as the header, UTF-8 text without NUL bytes, distinct header names; a UTF-8
+// byte order mark is skipped), JSON Lines too (one object per line, no key twice, nesting at
+// most 1,000 deep). A file without rows is an error. Nothing is committed on any error.
 Result<LoadResult> load_file(Session& session, std::string_view table, const std::string& path,
                              const LoadOptions& options = {});
 

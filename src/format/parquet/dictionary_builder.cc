@@ -68,7 +68,9 @@ uint64_t DictBuilder::mix(uint64_t x) {
 }
 
 void DictBuilder::reset(const TypePtr& type, bool presize) {
-  size_t slots = 1024;
+  // Small to start with (a table of 10,000 columns has 10,000 dictionaries); it doubles as
+  // values come, and `presize` starts the next chunk at this one's size.
+  size_t slots = 64;
   while (presize && static_cast<int64_t>(slots) < 2 * count_) slots *= 2;
   type_ = type;
   width_ = ColumnVector::value_width(*type);

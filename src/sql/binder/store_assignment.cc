@@ -1,13 +1,98 @@
 #include <fmt/format.h>
 
 #include "floe/util/strings.h"
+#include "floe/util/utf8.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/binder/store_assignment_internal.h"
 #include "sql/exec/bound_expr_internal.h"
+#include "sql/functions/function_internal.h"
 
 namespace floe::sql {
 
 namespace {
+
+// The text of a refused value for an error: Spark's text, cut short.
+std::string value_for_error(const ColumnVector& col, int64_t row) {
+  std::string text;
+  internal::value_text(col, row, &text);
+  if (utf8_count(text) > 100) text = std::string(utf8_truncate(text, 100)) + "...";
+  return text;
+}
+
+// Why `to` cannot hold the value at `row` of `from`.
+std::string refusal(const ColumnVector& from, int64_t row, const Type& to) {
+  if (from.type_id() == TypeId::kString) {
+    return fmt::format("'{}' is not a valid {}", value_for_error(from, row), spark_type_name(to));
+  }
+  return fmt::format("the {} value {} does not fit in {}", spark_type_name(*from.type()),
+                     value_for_error(from, row), spark_type_name(to));
+}
+
+// The projection INSERT and CTAS write through: each table column takes an input column, a
+// constant or a default, stored with ANSI store assignment; the first value a column cannot
+// hold stops the write with the row (1-based, in the order the query produces rows) and the
+// column.
+class StoreAssignNode : public PlanNode {
+ public:
+  struct Column {
+    int source = -1;        // input column, or -1 for `constant`
+    BoundExprPtr constant;  // already of the column's type
+    TypePtr type;           // the table column's type
+    bool convert = false;   // the input column's type differs
+  };
+
+  StoreAssignNode(PlanPtr input, std::vector<NestedField> fields, std::vector<Column> columns,
+                  std::string table)
+      : input_(std::move(input)), columns_(std::move(columns)), table_(std::move(table)) {
+    fields_ = std::move(fields);
+  }
+
+  Status execute(ExecContext& ctx, const BatchSink& sink) override {
+    int64_t rows_before = 0;
+    return input_->execute(ctx, [&](ColumnBatch&& b) -> Status {
+      ColumnBatch out;
+      out.fields = fields_;
+      out.num_rows = b.num_rows;
+      out.columns.reserve(columns_.size());
+      for (size_t c = 0; c < columns_.size(); ++c) {
+        const Column& col = columns_[c];
+        if (col.source < 0) {
+          out.columns.push_back(FLOE_TRY(evaluate(*col.constant, b)));
+          continue;
+        }
+        const ColumnPtr& in = b.columns[col.source];
+        if (!col.convert) {
+          out.columns.push_back(in);
+          continue;
+        }
+        AssignFailure failure;
+        ColumnPtr v = FLOE_TRY(store_assign(in, col.type, &failure));
+        if (!v) {
+          return invalid_data("cannot write to {}: row {}, column `{}`: {}", table_,
+                              rows_before + failure.row + 1, fields_[c].name, failure.reason);
+        }
+        out.columns.push_back(std::move(v));
+      }
+      rows_before += b.num_rows;
+      return sink(std::move(out));
+    });
+  }
+
+  std::string describe() const override {
+    std::string out = "StoreAssign " + table_ + " [";
+    for (size_t i = 0; i < fields_.size(); ++i) {
+      if (i) out += ", ";
+      out += fields_[i].name;
+    }
+    return out + "]";
+  }
+  std::vector<const PlanNode*> inputs() const override { return {input_.get()}; }
+
+ private:
+  PlanPtr input_;
+  std::vector<Column> columns_;
+  std::string table_;
+};
 
 bool is_number(TypeId id) {
   return id == TypeId::kInt || id == TypeId::kLong || id == TypeId::kFloat ||
@@ -56,6 +141,46 @@ bool can_store_assign(const Type& from, const Type& to) {
   if (from.is_list()) return can_store_assign(*from.element().type, *to.element().type);
   return can_store_assign(*from.key().type, *to.key().type) &&
          can_store_assign(*from.value().type, *to.value().type);
+}
+
+Result<ColumnPtr> store_assign(const ColumnPtr& in, const TypePtr& to, AssignFailure* failure) {
+  if (same_type(in->type(), to)) return in;
+  if (in->type_id() == TypeId::kUnknown) {
+    ColumnPtr nulls = ColumnVector::make(to);
+    for (int64_t i = 0; i < in->length(); ++i) nulls->append_null();
+    return nulls;
+  }
+  const int64_t n = in->length();
+  Datum from{in, false};
+  Datum out = FLOE_TRY(internal::cast_datum(from, to, n));
+  int64_t bad = internal::first_refused(from, out, 0, n);
+  if (bad >= 0) {
+    failure->row = bad;
+    failure->reason = refusal(*in, bad, *to);
+    return ColumnPtr();
+  }
+  return internal::to_column(out, n);
+}
+
+Result<Literal> store_assign_value(const Literal& value, const TypePtr& to,
+                                   std::string_view table_name, std::string_view column) {
+  if (value.is_null()) return Literal::null(to);
+  if (*value.type() == *to) return value;
+  // A partition spec's values are text in Spark (PARTITION (k = '5')): a string constant is
+  // parsed as the column's type, strictly.
+  const bool parse = value.type()->id() == TypeId::kString && to->is_primitive();
+  if (!parse && !can_store_assign(*value.type(), *to)) {
+    return invalid_argument("cannot write to {}: cannot safely cast `{}`: {} to {}", table_name,
+                            column, spark_type_name(*value.type()), spark_type_name(*to));
+  }
+  ColumnPtr one = ColumnVector::make(value.type());
+  FLOE_TRY(one->append_literal(value));
+  AssignFailure failure;
+  ColumnPtr v = FLOE_TRY(store_assign(one, to, &failure));
+  if (!v) {
+    return invalid_data("cannot write to {}: column `{}`: {}", table_name, column, failure.reason);
+  }
+  return v->literal_at(0);
 }
 
 Result<PlanPtr> project_to_schema(PlanPtr input, const Schema& schema,
@@ -116,29 +241,27 @@ Result<PlanPtr> project_to_schema(PlanPtr input, const Schema& schema,
     }
   }
 
-  std::vector<BoundExprPtr> exprs;
-  std::vector<std::string> names;
+  std::vector<StoreAssignNode::Column> plan(table_fields.size());
   for (size_t t = 0; t < table_fields.size(); ++t) {
     const NestedField& target = table_fields[t];
-    BoundExprPtr e;
+    StoreAssignNode::Column& c = plan[t];
+    c.type = target.type;
     if (constant[t]) {
       if (source[t] >= 0) {
         return invalid_argument("cannot write to {}: column `{}` has a static value and is listed",
                                 table_name, target.name);
       }
-      e = constant[t];
-      if (!can_store_assign(*e->type, *target.type)) {
-        return invalid_argument("cannot write to {}: cannot safely cast `{}`: {} to {}", table_name,
-                                target.name, spark_type_name(*e->type),
-                                spark_type_name(*target.type));
-      }
+      Literal v = FLOE_TRY(evaluate_constant(*constant[t]));
+      c.constant =
+          FLOE_TRY(literal(FLOE_TRY(store_assign_value(v, target.type, table_name, target.name))));
     } else if (source[t] < 0) {
       if (target.required) {
         return invalid_argument("cannot write to {}: required column `{}` has no value", table_name,
                                 target.name);
       }
-      e = FLOE_TRY(
-          literal(target.write_default ? *target.write_default : Literal::null(Type::unknown())));
+      Literal v = target.write_default ? *target.write_default : Literal::null(target.type);
+      c.constant =
+          FLOE_TRY(literal(FLOE_TRY(store_assign_value(v, target.type, table_name, target.name))));
     } else {
       const NestedField& from = data_fields[source[t]];
       if (!can_store_assign(*from.type, *target.type)) {
@@ -146,14 +269,13 @@ Result<PlanPtr> project_to_schema(PlanPtr input, const Schema& schema,
                                 target.name, spark_type_name(*from.type),
                                 spark_type_name(*target.type));
       }
-      e = FLOE_TRY(column(source[t], from.type));
+      c.source = source[t];
+      c.convert = !same_type(from.type, target.type);
     }
-    if (!(*e->type == *target.type)) e = FLOE_TRY(cast(std::move(e), target.type));
-    exprs.push_back(std::move(e));
-    names.push_back(target.name);
   }
-  auto project = std::make_unique<ProjectNode>(std::move(input), std::move(exprs), names);
-  return PlanPtr(std::move(project));
+  PlanPtr node = std::make_unique<StoreAssignNode>(std::move(input), table_fields, std::move(plan),
+                                                   std::string(table_name));
+  return node;
 }
 
 }  // namespace floe::sql

@@ -103,8 +103,10 @@ Result<BoundExprPtr> literal(Literal value);
 // Errors: "function foo(string, int) does not exist", "wrong number of arguments for substr:
 // expected 2 to 3, got 1", "cannot compare map<...> with int", ...
 Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args);
-// CAST(expr AS type) / TRY_CAST. Non-ANSI: an unparsable string or an overflowing decimal
-// gives NULL for both; casts that can never work (int to map) are errors.
+// CAST(expr AS type) / TRY_CAST. CAST is non-ANSI: an unparsable string or an overflowing
+// decimal gives NULL, an overflowing integer wraps. TRY_CAST follows Spark's ANSI cast and
+// gives NULL wherever that one fails (overflow, "1.9" as int). Casts that can never work (int
+// to map) are errors.
 Result<BoundExprPtr> cast(BoundExprPtr expr, TypePtr type, bool try_cast = false);
 // CASE [operand] WHEN w THEN t ... [ELSE e] END. With an operand, each WHEN is compared with
 // `operand = w`. An absent operand is std::nullopt or a null pointer.

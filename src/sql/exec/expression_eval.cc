@@ -641,6 +641,7 @@ Result<Datum> eval_datum(const BoundExpr& e, const ColumnBatch& input) {
     case ExprKind::kCall:
       return e.function->eval(e, args, n);
     case ExprKind::kCast:
+      if (e.try_cast) return try_cast_datum(args[0], e.type, args[0].scalar ? 1 : n);
       return cast_datum(args[0], e.type, args[0].scalar ? 1 : n);
     case ExprKind::kAnd:
     case ExprKind::kOr:

@@ -295,6 +295,17 @@ bool valid_day(int64_t y, int64_t m, int64_t d) {
   return d <= (m == 2 && leap ? 29 : kDays[m - 1]);
 }
 
+// Days since 1970-01-01 of a proleptic Gregorian date, in 64 bits: a 7-digit year is past the
+// 32-bit day range, which the caller checks instead of wrapping.
+int64_t days_from_civil_64(int64_t y, int64_t m, int64_t d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const int64_t yoe = y - era * 400;
+  const int64_t doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
 // [+-]y{4,7}[-m[m][-d[d]]]; stops before a ' ' or 'T'.
 bool parse_date_part(std::string_view s, size_t* pos, int64_t* days) {
   bool neg = false;
@@ -315,7 +326,7 @@ bool parse_date_part(std::string_view s, size_t* pos, int64_t* days) {
     }
   }
   if (!valid_day(y, m, d)) return false;
-  *days = days_from_civil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+  *days = days_from_civil_64(y, m, d);
   return true;
 }
 
@@ -327,6 +338,8 @@ bool parse_date_text(std::string_view s, int32_t* days) {
   int64_t d = 0;
   if (!parse_date_part(s, &pos, &d)) return false;
   if (pos != s.size() && s[pos] != ' ' && s[pos] != 'T') return false;
+  // A date is a 32-bit day count: a later (or earlier) one is not a date, not a wrapped one.
+  if (d < INT32_MIN || d > INT32_MAX) return false;
   *days = static_cast<int32_t>(d);
   return true;
 }
@@ -385,7 +398,13 @@ bool parse_timestamp_text(std::string_view s, int64_t* micros) {
     }
   }
   if (pos != s.size()) return false;
-  *micros = days * kMicrosPerDay + tod - offset * kMicrosPerSecond;
+  // Microseconds are 64-bit (years -290308 to 294247): past that the text is no timestamp.
+  int64_t at_midnight = 0, local = 0;
+  if (__builtin_mul_overflow(days, kMicrosPerDay, &at_midnight) ||
+      __builtin_add_overflow(at_midnight, tod, &local) ||
+      __builtin_sub_overflow(local, offset * kMicrosPerSecond, micros)) {
+    return false;
+  }
   return true;
 }
 
@@ -749,9 +768,9 @@ Result<Datum> cast_datetime(const Datum& in, const TypePtr& to, int64_t n) {
   if (f == TypeId::kDate) {
     FixedReader<int32_t> r(in);
     int64_t per_day = is_nanos(t) ? kMicrosPerDay * 1000 : kMicrosPerDay;
+    // A date past the timestamp range is NULL, not a wrapped instant.
     return map_rows<int64_t>(to, in, n, [&](int64_t i, int64_t* o) {
-      *o = r[i] * per_day;
-      return true;
+      return !__builtin_mul_overflow(static_cast<int64_t>(r[i]), per_day, o);
     });
   }
   FixedReader<int64_t> r(in);
@@ -875,6 +894,157 @@ Result<Datum> cast_datum(const Datum& in, const TypePtr& to, int64_t n) {
     });
   }
   return invalid_argument("cannot cast {} to {}", from->to_string(), to->to_string());
+}
+
+}  // namespace floe::sql::internal
+
+// ----- ANSI refusals: store assignment and TRY_CAST ----------------------------------------------
+
+namespace floe::sql::internal {
+
+namespace {
+
+// x truncated toward zero lies in [lo, hi] (Spark's ANSI double -> integral check; NaN fails).
+bool integral_fits(double x, int64_t lo, int64_t hi) {
+  // 2^63 is the first double past INT64_MAX; every double below it truncates into range.
+  const double upper = hi == INT64_MAX ? 9223372036854775808.0 : static_cast<double>(hi) + 1.0;
+  const double lower = lo == INT64_MIN ? -9223372036854775808.0 : static_cast<double>(lo) - 1.0;
+  return lo == INT64_MIN ? (x >= lower && x < upper) : (x > lower && x < upper);
+}
+
+// Rows [b, e) of a primitive cast `src` -> `dst` (dst = cast_datum(src)): the first whose valid
+// input the ANSI cast refuses, or -1. The non-ANSI cast already turned most refusals into NULL
+// (an unparsable string, an overflowing decimal, a date or timestamp out of range); the checks
+// below catch what it wraps, saturates or truncates instead.
+int64_t refused_primitive(const ColumnVector& src, const ColumnVector& dst, int64_t b, int64_t e) {
+  const TypeId f = src.type_id(), t = dst.type_id();
+  // The cast keeps every NULL: as many NULLs out as in means none was added.
+  const bool added = dst.null_count() > src.null_count();
+  auto scan = [&](auto refuse) -> int64_t {
+    for (int64_t i = b; i < e; ++i) {
+      if (src.is_null(i)) continue;
+      if ((added && dst.is_null(i)) || refuse(i)) return i;
+    }
+    return -1;
+  };
+  if (t == TypeId::kInt || t == TypeId::kLong) {
+    const int64_t lo = t == TypeId::kInt ? INT32_MIN : INT64_MIN;
+    const int64_t hi = t == TypeId::kInt ? INT32_MAX : INT64_MAX;
+    switch (f) {
+      case TypeId::kLong:
+        if (t == TypeId::kInt) {
+          const int64_t* v = src.raw<int64_t>();
+          return scan([&](int64_t i) { return v[i] < lo || v[i] > hi; });
+        }
+        break;
+      case TypeId::kFloat: {
+        const float* v = src.raw<float>();
+        return scan([&](int64_t i) { return !integral_fits(v[i], lo, hi); });
+      }
+      case TypeId::kDouble: {
+        const double* v = src.raw<double>();
+        return scan([&](int64_t i) { return !integral_fits(v[i], lo, hi); });
+      }
+      case TypeId::kDecimal: {
+        const int128* v = src.raw<int128>();
+        const int128 unit = pow10_128(src.type()->scale());
+        return scan([&](int64_t i) {
+          int128 whole = v[i] / unit;
+          return whole < lo || whole > hi;
+        });
+      }
+      case TypeId::kString:
+        // Spark's ANSI string -> integral cast takes no fraction ("1.9" is no int).
+        return scan([&](int64_t i) { return src.bytes_at(i).find('.') != std::string_view::npos; });
+      case TypeId::kTimestamp:
+      case TypeId::kTimestampTz:
+      case TypeId::kTimestampNs:
+      case TypeId::kTimestampTzNs: {
+        const int64_t* v = src.raw<int64_t>();
+        const int64_t unit = is_nanos(f) ? 1'000'000'000 : kMicrosPerSecond;
+        return scan([&](int64_t i) {
+          int64_t secs = floor_div(v[i], unit);
+          return secs < lo || secs > hi;
+        });
+      }
+      default:
+        break;
+    }
+  } else if (t == TypeId::kFloat && f == TypeId::kDouble) {
+    // A finite double past the float range would become an infinity.
+    const double* v = src.raw<double>();
+    return scan(
+        [&](int64_t i) { return std::isfinite(v[i]) && !std::isfinite(static_cast<float>(v[i])); });
+  } else if (is_timestamp(t) && (f == TypeId::kFloat || f == TypeId::kDouble)) {
+    // Seconds as a double: the non-ANSI cast saturates past the 64-bit range.
+    const double unit = is_nanos(t) ? 1e9 : 1e6;
+    auto out_of_range = [&](double secs) {
+      return !integral_fits(secs * unit, INT64_MIN, INT64_MAX);
+    };
+    if (f == TypeId::kFloat) {
+      const float* v = src.raw<float>();
+      return scan([&](int64_t i) { return out_of_range(v[i]); });
+    }
+    const double* v = src.raw<double>();
+    return scan([&](int64_t i) { return out_of_range(v[i]); });
+  }
+  if (!added) return -1;
+  return scan([](int64_t) { return false; });
+}
+
+// Rows [b, e) of `src` cast to `dst` (any type): the first refused row, or -1. A nested row is
+// refused when any of its (valid) members is.
+int64_t refused_rows(const ColumnVector& src, const ColumnVector& dst, int64_t b, int64_t e) {
+  if (&src == &dst || b >= e || src.type_id() == TypeId::kUnknown) return -1;
+  if (!src.type()->is_nested()) return refused_primitive(src, dst, b, e);
+  if (src.type_id() != dst.type_id() || src.num_children() != dst.num_children()) return -1;
+  int64_t first = -1;
+  const bool lists = !src.type()->is_struct();
+  for (size_t k = 0; k < src.num_children(); ++k) {
+    const ColumnVector& sc = src.child(k);
+    const ColumnVector& dc = dst.child(k);
+    int64_t from = lists ? src.list_begin(b) : b;
+    const int64_t to = lists ? src.list_end(e - 1) : e;
+    while (true) {
+      int64_t c = refused_rows(sc, dc, from, to);
+      if (c < 0) break;
+      int64_t row = c;
+      if (lists) {
+        // The list holding element c: the last row whose elements begin at or before it.
+        const int32_t* o = src.offsets().as<int32_t>();
+        row = (std::upper_bound(o + b, o + e + 1, static_cast<int32_t>(c)) - o) - 1;
+      }
+      if (!src.is_null(row)) {
+        if (first < 0 || row < first) first = row;
+        break;
+      }
+      from = lists ? src.list_end(row) : row + 1;  // a NULL row's members are not values
+    }
+  }
+  return first;
+}
+
+}  // namespace
+
+int64_t first_refused(const Datum& in, const Datum& out, int64_t start, int64_t n) {
+  if (start >= n) return -1;
+  if (in.scalar) return refused_rows(*in.col, *out.col, 0, 1) < 0 ? -1 : start;
+  return refused_rows(*in.col, *out.col, start, n);
+}
+
+Result<Datum> try_cast_datum(const Datum& in, const TypePtr& to, int64_t n) {
+  Datum out = FLOE_TRY(cast_datum(in, to, n));
+  const int64_t rows = in.scalar ? 1 : n;
+  int64_t r = first_refused(Datum{in.col, false}, Datum{out.col, false}, 0, rows);
+  if (r < 0) return out;
+  // The cast made a new column (a same-type cast refuses nothing): clear the refused rows.
+  std::vector<uint8_t> valid(static_cast<size_t>(rows));
+  for (int64_t i = 0; i < rows; ++i) valid[i] = out.col->is_valid(i);
+  for (; r >= 0; r = first_refused(Datum{in.col, false}, Datum{out.col, false}, r + 1, rows)) {
+    valid[r] = 0;
+  }
+  out.col->set_validity_from_bytes(valid.data(), rows);
+  return out;
 }
 
 }  // namespace floe::sql::internal

@@ -268,6 +268,12 @@ std::string arg_types_text(const std::vector<BoundExprPtr>& args);
 
 // Casts a datum (every row, n rows) to `to`.
 Result<Datum> cast_datum(const Datum& in, const TypePtr& to, int64_t n);
+// `out` = cast_datum(in, ...): the first row in [start, n) whose valid input Spark's ANSI cast
+// refuses (an overflow, an unparsable string, a date or timestamp out of range, a fraction in
+// a string cast to an integer), or -1. Store assignment errors on it; TRY_CAST makes it NULL.
+int64_t first_refused(const Datum& in, const Datum& out, int64_t start, int64_t n);
+// TRY_CAST: the cast with every refused row NULL (Spark's try_cast follows the ANSI cast).
+Result<Datum> try_cast_datum(const Datum& in, const TypePtr& to, int64_t n);
 
 // Function registry (name lower-case, without "system.").
 const FunctionDef* find_function(std::string_view name);

@@ -2,12 +2,17 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
+#include "floe/format/text/csv_reader.h"
+#include "floe/format/text/json_lines_reader.h"
 #include "floe/table/table.h"
 #include "floe/util/strings.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/binder/store_assignment_internal.h"
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/exec/plan_internal.h"
+#include "sql/functions/function_internal.h"
 #include "sql/statements/table_write_internal.h"
 
 namespace floe::sql {
@@ -37,11 +42,81 @@ Result<std::string> detect_format(const std::string& path, const std::string& gi
   return f;
 }
 
-// Per table column: the source column feeding it (or -1) and the cast from its type.
+// Where row `r` of the batch being converted is in the file, for errors ("line 17", "row 17").
+using Locate = std::function<std::string(int64_t r)>;
+// Receives the file's batches and where their rows are.
+using FileSink = std::function<Status(const ColumnBatch& batch, const Locate& locate)>;
+
+// A file's columns and a way to stream its batches.
+struct FileSource {
+  std::vector<NestedField> fields;
+  std::function<Status(const FileSink& sink)> stream;
+};
+
+constexpr int64_t kBatchRows = 64 * 1024;
+
+Result<FileSource> csv_source(const std::string& path, const LoadOptions& options) {
+  CsvOptions csv;
+  csv.header = options.header;
+  csv.delimiter = options.delimiter;
+  csv.empty_as_null = true;
+  csv.strict = true;
+  std::vector<std::string> names = FLOE_TRY(text::CsvReader::column_names(path, csv));
+  FileSource source;
+  source.fields = make_fields(names, std::vector<TypePtr>(names.size(), Type::string()));
+  source.stream = [path, csv, fields = source.fields](const FileSink& sink) -> Status {
+    auto reader = FLOE_TRY(text::CsvReader::open(path, csv));
+    Locate locate = [&](int64_t r) { return fmt::format("line {}", reader->lines()[r]); };
+    while (true) {
+      ColumnBatch batch = ColumnBatch::make(fields);
+      bool more = FLOE_TRY(reader->read_batch(&batch, kBatchRows));
+      if (batch.num_rows) FLOE_TRY(sink(batch, locate));
+      if (!more) return Status::OK();
+    }
+  };
+  return source;
+}
+
+FileSource json_lines_source(const std::string& path, const Schema& schema) {
+  std::vector<std::string> names;
+  for (const auto& f : schema.fields()) names.push_back(f.name);
+  FileSource source;
+  source.fields = make_fields(names, std::vector<TypePtr>(names.size(), Type::string()));
+  source.stream = [path, names, fields = source.fields](const FileSink& sink) -> Status {
+    auto reader = FLOE_TRY(text::JsonLinesReader::open(path, names));
+    Locate locate = [&](int64_t r) { return fmt::format("line {}", reader->lines()[r]); };
+    while (true) {
+      ColumnBatch batch = ColumnBatch::make(fields);
+      bool more = FLOE_TRY(reader->read_batch(&batch, kBatchRows));
+      if (batch.num_rows) FLOE_TRY(sink(batch, locate));
+      if (!more) return Status::OK();
+    }
+  };
+  return source;
+}
+
+Result<FileSource> parquet_source(const std::string& path, int threads) {
+  std::shared_ptr<PlanNode> node = FLOE_TRY(ParquetFileNode::make(path));
+  FileSource source;
+  source.fields = node->fields();
+  source.stream = [node, threads](const FileSink& sink) -> Status {
+    ExecContext exec;
+    exec.threads = threads;
+    int64_t rows_before = 0;
+    Locate locate = [&](int64_t r) { return fmt::format("row {}", rows_before + r + 1); };
+    return run_plan(*node, exec, [&](ColumnBatch&& batch) -> Status {
+      FLOE_TRY(sink(batch, locate));
+      rows_before += batch.num_rows;
+      return Status::OK();
+    });
+  };
+  return source;
+}
+
+// Per table column: the source column feeding it (or -1) and whether its type differs.
 struct ColumnPlan {
   int source = -1;
-  BoundExprPtr cast;   // null when the source already has the column's type
-  bool check = false;  // a string parsed into another type: an unparsable value is an error
+  bool convert = false;
 };
 
 class Loader {
@@ -65,6 +140,10 @@ class Loader {
           return invalid_argument("{}: column '{}' is not in the table (columns: {})", path_,
                                   source[s].name, names());
         }
+        if (columns_[t].source >= 0) {
+          return invalid_argument("{}: columns '{}' and '{}' both name table column '{}'", path_,
+                                  source[columns_[t].source].name, source[s].name, fields[t].name);
+        }
         columns_[t].source = static_cast<int>(s);
       }
     }
@@ -79,53 +158,51 @@ class Loader {
       }
       const TypePtr& from = source[c.source].type;
       if (*from == *target.type) continue;
+      // Text (CSV, JSON Lines, a Parquet string) is parsed as any primitive type, strictly.
       const bool parse = from->id() == TypeId::kString && target.type->is_primitive();
       if (!parse && !can_store_assign(*from, *target.type)) {
         return invalid_argument("{}: column '{}' is {} in the file and {} in the table", path_,
                                 target.name, spark_type_name(*from), spark_type_name(*target.type));
       }
-      auto expr = column(c.source, from);
-      if (expr.ok()) expr = cast(std::move(*expr), target.type);
-      if (!expr.ok()) {
-        return invalid_argument("{}: column '{}' cannot be loaded as {}: {}", path_, target.name,
-                                spark_type_name(*target.type), expr.status().message());
+      if (!internal::can_cast(*from, *target.type)) {
+        return invalid_argument("{}: column '{}' cannot be loaded as {}", path_, target.name,
+                                spark_type_name(*target.type));
       }
-      c.cast = std::move(*expr);
-      c.check = parse && target.type->id() != TypeId::kString;
+      c.convert = true;
     }
     return Status::OK();
   }
 
-  // A batch of the file as a batch of the table schema.
-  Result<ColumnBatch> convert(const ColumnBatch& in) {
+  // A batch of the file as a batch of the table schema. Every value is stored with ANSI store
+  // assignment: one the column cannot hold exactly is an error naming where it is.
+  Result<ColumnBatch> convert(const ColumnBatch& in, const Locate& locate) {
     const auto& fields = schema_.fields();
     ColumnBatch out;
     out.fields = fields;
     out.num_rows = in.num_rows;
     for (size_t t = 0; t < fields.size(); ++t) {
       const ColumnPlan& c = columns_[t];
+      ColumnPtr column;
       if (c.source < 0) {
-        ColumnPtr nulls = ColumnVector::make(fields[t].type);
-        for (int64_t r = 0; r < in.num_rows; ++r) nulls->append_null();
-        out.columns.push_back(std::move(nulls));
-        continue;
-      }
-      if (!c.cast) {
-        out.columns.push_back(in.columns[c.source]);
-        continue;
-      }
-      ColumnPtr converted = FLOE_TRY(evaluate(*c.cast, in));
-      if (c.check && converted->null_count() > in.columns[c.source]->null_count()) {
-        const ColumnVector& src = *in.columns[c.source];
-        for (int64_t r = 0; r < in.num_rows; ++r) {
-          if (!src.is_null(r) && converted->is_null(r)) {
-            return invalid_data("{} record {}: column '{}': '{}' is not a valid {}", path_,
-                                rows_ + r + 1, fields[t].name, src.bytes_at(r),
-                                spark_type_name(*fields[t].type));
-          }
+        column = ColumnVector::make(fields[t].type);
+        for (int64_t r = 0; r < in.num_rows; ++r) column->append_null();
+      } else if (!c.convert) {
+        column = in.columns[c.source];
+      } else {
+        AssignFailure failure;
+        column = FLOE_TRY(store_assign(in.columns[c.source], fields[t].type, &failure));
+        if (!column) {
+          return invalid_data("{} {}, column '{}': {}", path_, locate(failure.row), fields[t].name,
+                              failure.reason);
         }
       }
-      out.columns.push_back(std::move(converted));
+      if (fields[t].required && column->null_count() > 0) {
+        int64_t r = 0;
+        while (!column->is_null(r)) ++r;
+        return invalid_data("{} {}, column '{}': no value for a required column", path_, locate(r),
+                            fields[t].name);
+      }
+      out.columns.push_back(std::move(column));
     }
     rows_ += in.num_rows;
     return out;
@@ -160,31 +237,24 @@ Result<LoadResult> load_file(Session& session, std::string_view table_name, cons
   std::shared_ptr<Table> table = FLOE_TRY(Table::load(catalog, id));
   auto metadata = table->metadata();
   const Schema& schema = *metadata->schema();
+  const int threads = session.options().threads;
 
-  PlanPtr source;
+  FileSource source;
   bool by_position = false;
   if (format == "csv") {
-    CsvOptions csv;
-    csv.header = options.header;
-    csv.delimiter = options.delimiter;
-    csv.empty_as_null = true;
-    source = FLOE_TRY(CsvFileNode::make(path, csv));
+    source = FLOE_TRY(csv_source(path, options));
     by_position = !options.header;
   } else if (format == "parquet") {
-    source = FLOE_TRY(ParquetFileNode::make(path));
+    source = FLOE_TRY(parquet_source(path, threads));
   } else {
-    std::vector<std::string> names;
-    for (const auto& f : schema.fields()) names.push_back(f.name);
-    source = FLOE_TRY(JsonLinesNode::make(path, names));
+    source = json_lines_source(path, schema);
   }
 
   Loader loader(path, schema);
-  FLOE_TRY(loader.plan(source->fields(), by_position));
-  ExecContext exec;
-  exec.threads = session.options().threads;
+  FLOE_TRY(loader.plan(source.fields, by_position));
   RowSource rows = [&](const BatchSink& sink) {
-    return run_plan(*source, exec, [&](ColumnBatch&& batch) -> Status {
-      ColumnBatch converted = FLOE_TRY(loader.convert(batch));
+    return source.stream([&](const ColumnBatch& batch, const Locate& locate) -> Status {
+      ColumnBatch converted = FLOE_TRY(loader.convert(batch, locate));
       FLOE_TRY(sink(std::move(converted)));
       if (options.progress) options.progress(loader.rows());
       return Status::OK();
@@ -193,14 +263,19 @@ Result<LoadResult> load_file(Session& session, std::string_view table_name, cons
   int64_t snapshot_id = 0;
   WriteResult written = FLOE_TRY(write_rows(
       *table, rows,
-      [&](std::vector<DataFile> files) {
+      [&](std::vector<DataFile> files) -> Status {
+        // An empty file (or a header alone) is a mistake more often than not: say so instead
+        // of committing an empty snapshot.
+        if (loader.rows() == 0) {
+          return invalid_data("{} has no rows: nothing was loaded and nothing was committed", path);
+        }
         AppendFiles append = table->new_append();
         stamp_engine(append);
         for (auto& f : files) append.append_file(std::move(f));
         snapshot_id = append.snapshot_id();
         return append.commit();
       },
-      exec.threads));
+      threads));
   LoadResult result;
   result.rows = written.rows;
   result.files = written.files;

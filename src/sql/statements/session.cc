@@ -9,6 +9,7 @@
 #include "floe/io/file_io.h"
 #include "floe/table/metadata_tables.h"
 #include "floe/util/strings.h"
+#include "floe/util/utf8.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/parser/parser_internal.h"
 #include "sql/statements/statements_internal.h"
@@ -219,11 +220,33 @@ Status run_explain(Binder& binder, const ast::ExplainStatement& explain, const R
   return Status::OK();
 }
 
+// In a list of statements, which one failed: each statement commits on its own (as in Spark), so
+// the ones before it stay committed.
+Status statement_failed(const Status& s, const std::vector<ast::Statement>& statements,
+                        size_t index) {
+  if (statements.size() < 2 || is_cancel(s)) return s;
+  std::string text(trim(statements[index].text));
+  for (char& c : text) {
+    if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+  }
+  if (utf8_count(text) > 60) text = std::string(utf8_truncate(text, 57)) + "...";
+  std::string message = fmt::format("statement {} of {} ({}) failed: {}", index + 1,
+                                    statements.size(), text, s.message());
+  if (index == 1) {
+    message += " (statement 1 before it stays committed: each statement commits on its own)";
+  } else if (index > 1) {
+    message += fmt::format(
+        " (statements 1 to {} before it stay committed: each statement commits on its own)", index);
+  }
+  return Status(s.kind(), std::move(message));
+}
+
 }  // namespace
 
 Status Session::run(std::string_view script, const ResultSink& sink) {
   std::vector<ast::Statement> statements = FLOE_TRY(parse_sql(script));
-  for (const auto& statement : statements) {
+  for (size_t index = 0; index < statements.size(); ++index) {
+    const ast::Statement& statement = statements[index];
     ExecContext ctx;
     ctx.threads = options_.threads;
     ctx.progress = sink.progress;
@@ -250,7 +273,7 @@ Status Session::run(std::string_view script, const ResultSink& sink) {
         break;
       }
     }
-    if (!s.ok()) return s;
+    if (!s.ok()) return statement_failed(s, statements, index);
   }
   return Status::OK();
 }

@@ -188,11 +188,8 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
     const NestedField* field = schema.find_field(column, /*case_sensitive=*/false);
     if (!field) return invalid_argument("cannot write to {}: no column `{}`", name, column);
     Literal v = FLOE_TRY(constant_value(ctx, *value));
-    BoundExprPtr e = FLOE_TRY(literal(v));
-    if (!(*e->type == *field->type) && e->type->id() != TypeId::kUnknown) {
-      e = FLOE_TRY(cast(std::move(e), field->type));
-    }
-    Literal typed = FLOE_TRY(evaluate_constant(*e));
+    Literal typed = FLOE_TRY(store_assign_value(v, field->type, name, field->name));
+    BoundExprPtr e = FLOE_TRY(literal(typed));
     ExprPtr term = typed.is_null() ? make_predicate(Operation::kIsNull, field->name)
                                    : make_predicate(Operation::kEq, field->name, {typed});
     static_filter = static_filter ? make_and(static_filter, term) : term;
