@@ -140,6 +140,12 @@ void bind(const Catalogish& catalog, const ast::Query& query) {
 void check_canonical_text(const ast::Statement& statement) {
   std::string text = ast::to_string(statement);
   auto again = parse_statement(text);
+  // The canonical text parenthesises every operation as Spark's generated column names do, so
+  // a long flat chain (`1 + 1 + ...`, which parses) prints deeper than the parser's nesting
+  // limit: refused by that limit, cleanly, is the one acceptable failure.
+  if (!again.ok() && again.status().message().find("nested too deeply") != std::string::npos) {
+    return;
+  }
   FUZZ_CHECK(again.ok(), "canonical text: " + text + "\nerror: " + again.status().to_string());
   std::string text_again = ast::to_string(*again);
   FUZZ_CHECK(text_again == text, "canonical text: " + text + "\nprinted again: " + text_again);
