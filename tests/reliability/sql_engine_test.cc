@@ -204,6 +204,12 @@ TEST_F(SqlEngineReliability, HugeThreadCountsAreClampedWithAWarning) {
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("warning: 100000 threads asked for"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("s\n499500\n"), std::string::npos) << r.out;
+  // A count that is not a whole number is an error, not 0 threads (atoi's answer).
+  for (const char* bad : {"abc", "-3", "1.5", "99999999999"}) {
+    r = sql_file(std::string("SET floe.threads = ") + bad + ";");
+    EXPECT_EQ(r.code, 1) << bad << ": " << r.out;
+    EXPECT_NE(r.out.find("is not a number of threads"), std::string::npos) << bad << ": " << r.out;
+  }
   // Threads the system refuses to start (each needs address space for its stack).
   r = sql_file("SET floe.threads = 100000; SELECT sum(id) AS s FROM db.t;", "ulimit -v 300000; ");
   expect_no_crash(r, "threads under ulimit");

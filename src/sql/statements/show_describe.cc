@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
 #include <filesystem>
 #include <set>
 
@@ -311,7 +312,19 @@ Status run_other_statement(StatementContext& ctx, const ast::Statement& statemen
       const auto& s = statement.as<ast::SetStatement>();
       if (s.value) {
         if (s.key == "floe.threads" || s.key == "spark.sql.shuffle.partitions") {
-          if (s.key == "floe.threads") ctx.options.threads = std::atoi(s.value->c_str());
+          if (s.key == "floe.threads") {
+            // A whole number of threads, 0 for one per core; the pool clamps large counts.
+            int threads = -1;
+            const std::string& v = *s.value;
+            auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), threads);
+            if (ec != std::errc() || end != v.data() + v.size() || threads < 0) {
+              return invalid_argument(
+                  "SET floe.threads: '{}' is not a number of threads (0 "
+                  "for one per core, or a positive whole number)",
+                  v);
+            }
+            ctx.options.threads = threads;
+          }
         }
         if (ctx.sink.message) ctx.sink.message(s.key + "=" + *s.value);
         return Status::OK();
