@@ -55,6 +55,18 @@ struct FileSource {
 
 constexpr int64_t kBatchRows = 64 * 1024;
 
+// A text reader's batches into the sink, each row located by its line in the file.
+template <typename Reader>
+Status stream_lines(Reader& reader, const std::vector<NestedField>& fields, const FileSink& sink) {
+  Locate locate = [&](int64_t r) { return fmt::format("line {}", reader.lines()[r]); };
+  while (true) {
+    ColumnBatch batch = ColumnBatch::make(fields);
+    bool more = FLOE_TRY(reader.read_batch(&batch, kBatchRows));
+    if (batch.num_rows) FLOE_TRY(sink(batch, locate));
+    if (!more) return Status::OK();
+  }
+}
+
 Result<FileSource> csv_source(const std::string& path, const LoadOptions& options) {
   CsvOptions csv;
   csv.header = options.header;
@@ -66,13 +78,7 @@ Result<FileSource> csv_source(const std::string& path, const LoadOptions& option
   source.fields = make_fields(names, std::vector<TypePtr>(names.size(), Type::string()));
   source.stream = [path, csv, fields = source.fields](const FileSink& sink) -> Status {
     auto reader = FLOE_TRY(text::CsvReader::open(path, csv));
-    Locate locate = [&](int64_t r) { return fmt::format("line {}", reader->lines()[r]); };
-    while (true) {
-      ColumnBatch batch = ColumnBatch::make(fields);
-      bool more = FLOE_TRY(reader->read_batch(&batch, kBatchRows));
-      if (batch.num_rows) FLOE_TRY(sink(batch, locate));
-      if (!more) return Status::OK();
-    }
+    return stream_lines(*reader, fields, sink);
   };
   return source;
 }
@@ -84,13 +90,7 @@ FileSource json_lines_source(const std::string& path, const Schema& schema) {
   source.fields = make_fields(names, std::vector<TypePtr>(names.size(), Type::string()));
   source.stream = [path, names, fields = source.fields](const FileSink& sink) -> Status {
     auto reader = FLOE_TRY(text::JsonLinesReader::open(path, names));
-    Locate locate = [&](int64_t r) { return fmt::format("line {}", reader->lines()[r]); };
-    while (true) {
-      ColumnBatch batch = ColumnBatch::make(fields);
-      bool more = FLOE_TRY(reader->read_batch(&batch, kBatchRows));
-      if (batch.num_rows) FLOE_TRY(sink(batch, locate));
-      if (!more) return Status::OK();
-    }
+    return stream_lines(*reader, fields, sink);
   };
   return source;
 }
