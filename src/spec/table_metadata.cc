@@ -440,11 +440,9 @@ Result<TableMetadata> parse_table_metadata_json(const json& j, TableMetadata m, 
     return o.missing("table-uuid");
   }
   m.location = FLOE_TRY(o.str("location"));
-  if (m.format_version > 1) {
-    m.last_sequence_number = FLOE_TRY(o.i64("last-sequence-number"));
-  } else {
-    m.last_sequence_number = FLOE_TRY(o.opt_i64("last-sequence-number")).value_or(0);
-  }
+  // v1 has no sequence numbers: like the Java reference, a v1 reader ignores
+  // last-sequence-number (it starts at 0 when the table is upgraded).
+  if (m.format_version > 1) m.last_sequence_number = FLOE_TRY(o.i64("last-sequence-number"));
   m.last_updated_ms = FLOE_TRY(o.i64("last-updated-ms"));
   m.last_column_id = FLOE_TRY(o.i32("last-column-id"));
   FLOE_TRY(parse_schemas(o, &m));
@@ -509,7 +507,8 @@ namespace {
 
 ojson snapshot_json(const Snapshot& s, int format_version) {
   ojson o;
-  if (format_version > 1) o["sequence-number"] = s.sequence_number;
+  // Written whenever set, as Java does (a v1 reader keeps a snapshot's sequence-number).
+  if (format_version > 1 || s.sequence_number > 0) o["sequence-number"] = s.sequence_number;
   o["snapshot-id"] = s.snapshot_id;
   if (s.parent_snapshot_id) o["parent-snapshot-id"] = *s.parent_snapshot_id;
   o["timestamp-ms"] = s.timestamp_ms;

@@ -251,6 +251,31 @@ TEST(TableMetadataTest, V1LegacyFields) {
   EXPECT_TRUE(*back == *r);
 }
 
+// A v1 file carrying v2 sequence numbers (found by the metadata_json fuzz target): like the Java
+// reference, the reader ignores last-sequence-number, keeps a snapshot's sequence-number, and
+// writing it back gives the same metadata.
+TEST(TableMetadataTest, V1IgnoresLastSequenceNumberKeepsSnapshotOnes) {
+  json j = json::parse(R"J({
+    "format-version": 1, "location": "/tmp/t", "last-updated-ms": 1, "last-column-id": 1,
+    "last-sequence-number": 7,
+    "schema": {"type": "struct", "fields": [{"id": 1, "name": "a", "required": true, "type": "int"}]},
+    "partition-spec": [],
+    "snapshots": [{"sequence-number": 3, "snapshot-id": 5, "timestamp-ms": 10,
+                   "manifest-list": "/tmp/t/snap-5.avro"}],
+    "current-snapshot-id": 5
+  })J");
+  auto r = parse(j);
+  ASSERT_TRUE(r.ok()) << r.status().to_string();
+  EXPECT_EQ(r->last_sequence_number, 0);
+  EXPECT_EQ(r->snapshots[0]->sequence_number, 3);
+  std::string text = table_metadata_to_json(*r);
+  EXPECT_EQ(text.find("\"last-sequence-number\""), std::string::npos);
+  EXPECT_NE(text.find("\"sequence-number\":3"), std::string::npos);
+  auto back = parse_table_metadata(text);
+  ASSERT_TRUE(back.ok()) << back.status().to_string();
+  EXPECT_TRUE(*back == *r);
+}
+
 TEST(TableMetadataTest, ErrorsNameTheField) {
   json j = v2_base();
   j.erase("location");
