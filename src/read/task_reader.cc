@@ -15,12 +15,25 @@
 #include "floe/read/position_delete_file.h"
 #include "floe/scan/delete_index.h"
 #include "floe/scan/evaluators.h"
+#include "floe/spec/metadata_columns.h"
 #include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
 
 namespace floe {
 
 namespace {
+
+bool is_metadata_field(int32_t id) { return id == kFileColumnId || id == kPositionColumnId; }
+
+// `_pos` of rows [first_row, first_row + n) of a file.
+ColumnPtr position_sequence(int64_t first_row, int64_t n) {
+  ColumnPtr col = ColumnVector::make(Type::int64());
+  col->values().resize(static_cast<size_t>(n) * sizeof(int64_t));
+  int64_t* out = col->mutable_raw<int64_t>();
+  for (int64_t i = 0; i < n; ++i) out[i] = first_row + i;
+  col->set_length(n);
+  return col;
+}
 
 // Equality-delete keys: every value widened to one encoding per type family, so an int delete
 // column matches a long data column after promotion.
@@ -155,7 +168,12 @@ ScanReader::ScanReader(FileIOPtr io, std::shared_ptr<const TableMetadata> table,
     fields_ = schema.fields();
   } else {
     for (int32_t id : projection) {
-      if (const NestedField* f = schema.find_field(id)) fields_.push_back(*f);
+      // A table column first: a metadata column's reserved id never names one.
+      if (const NestedField* f = schema.find_field(id)) {
+        fields_.push_back(*f);
+      } else if (const NestedField* m = find_metadata_column(id)) {
+        fields_.push_back(*m);
+      }
     }
   }
   auto it = table_->properties.find("schema.name-mapping.default");
@@ -381,7 +399,11 @@ Status ScanReader::read_avro(const FileScanTask& task, TaskState& state, const B
     options.split_start = task.start;
     options.split_length = task.length;
   }
-  auto reader = FLOE_TRY(avro::DataReader::open(io_, file.file_path, state.work, options));
+  std::vector<NestedField> stored;
+  for (const auto& f : state.work) {
+    if (!is_metadata_field(f.id)) stored.push_back(f);
+  }
+  auto reader = FLOE_TRY(avro::DataReader::open(io_, file.file_path, stored, options));
   state.positions = FLOE_TRY(positions_for(task));
   while (true) {
     auto raw = FLOE_TRY(reader->next_batch());
@@ -395,7 +417,9 @@ Status ScanReader::read_avro(const FileScanTask& task, TaskState& state, const B
 Status ScanReader::read_parquet(const FileScanTask& task, TaskState& state, const BatchSink& sink) {
   const DataFile& file = *task.file;
   std::vector<int32_t> read_ids;
-  for (const auto& f : state.work) read_ids.push_back(f.id);
+  for (const auto& f : state.work) {
+    if (!is_metadata_field(f.id)) read_ids.push_back(f.id);
+  }
   parquet::ReaderOptions ro;
   ro.name_mapping = name_mapping_;
   ro.file_size = file.file_size_in_bytes;
@@ -448,7 +472,11 @@ Status ScanReader::process_batch(TaskState& state, const ColumnBatch& raw, int64
   for (const auto& f : state.work) {
     int idx = raw.find(f.id);
     ColumnPtr col;
-    if (idx >= 0) {
+    if (f.id == kPositionColumnId) {
+      col = position_sequence(first_row, n);
+    } else if (f.id == kFileColumnId) {
+      col = FLOE_TRY(constant_column(f.type, Literal::string(file.file_path), n));
+    } else if (idx >= 0) {
       // By field id at every depth: renames, added and dropped struct fields, promotions.
       auto evolved = evolve_column(raw.columns[static_cast<size_t>(idx)], f.type);
       if (!evolved.ok()) {

@@ -25,6 +25,8 @@ struct ScopeColumn {
   TypePtr type;
   int index = 0;
   bool hidden = false;  // not matched by * nor by an unqualified name (USING duplicates)
+  // A table's metadata column (_file, _pos): matched by name, not by *.
+  bool metadata = false;
 };
 
 struct Scope {
@@ -67,12 +69,25 @@ class Binder {
   // Every IcebergScanNode of a plan (EXPLAIN prepares and reports them).
   static void collect_scans(PlanNode* plan, std::vector<IcebergScanNode*>* out);
 
- private:
+  // A relation of the FROM clause: its plan and the columns it shows.
   struct Relation {
     PlanPtr plan;
     Scope scope;
   };
+  // One table reference, reading the columns `referenced` expressions name (a `*` reads every
+  // column; `_file` and `_pos` add those metadata columns of an Iceberg table) with the
+  // conjuncts of `where` that convert pushed into the scan. DELETE, UPDATE and MERGE plan
+  // their target and source with it.
+  // `column_stats` keeps the data files' column metrics in an Iceberg scan's tasks.
+  Result<Relation> plan_table_ref(const ast::TableRef& ref,
+                                  const std::vector<const ast::Expr*>& referenced,
+                                  const ast::Expr* where, bool column_stats = false);
+  // `left` joined with `right` on `on` (equality conjuncts become hash keys, the rest a
+  // residual): output left columns then right columns.
+  Result<Relation> join_relations(Relation left, Relation right, JoinType type, const ast::Expr& on,
+                                  const ast::SourcePos& pos);
 
+ private:
   Result<BoundExprPtr> bind_expr(const ast::Expr& expr, const Scope& scope,
                                  const AggregateContext* agg);
   Result<BoundExprPtr> bind_function(const ast::FunctionExpr& f, const Scope& scope,
@@ -89,11 +104,10 @@ class Binder {
                               const std::vector<std::string>& names);
   Result<Relation> plan_from(const ast::SelectBody& select,
                              const std::vector<const ast::Expr*>& referenced);
-  Result<Relation> plan_table_ref(const ast::TableRef& ref,
-                                  const std::vector<const ast::Expr*>& referenced,
-                                  const ast::Expr* where);
   Result<Relation> plan_join(const ast::JoinTableRef& join,
                              const std::vector<const ast::Expr*>& referenced);
+  Result<Relation> join_on(Relation left, Relation right, JoinType type, const ast::Expr* on,
+                           const std::vector<std::string>& using_names, const ast::SourcePos& pos);
   Result<Relation> plan_cross(Relation left, Relation right);
   Result<PlanPtr> plan_union_all_chain(const ast::SetOpBody& op);
   Result<PlanPtr> plan_set_op(const ast::SetOpBody& op);

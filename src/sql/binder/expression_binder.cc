@@ -2,6 +2,7 @@
 // to the scalar functions of sql/exec/bound_expr_internal.h, aggregates to their computed columns.
 #include <fmt/format.h>
 
+#include "floe/spec/metadata_columns.h"
 #include "floe/util/decimal.h"
 #include "floe/util/strings.h"
 #include "sql/binder/aggregate_binder_internal.h"
@@ -12,7 +13,8 @@ namespace floe::sql {
 Scope Scope::of(const std::vector<NestedField>& fields, const std::string& qualifier) {
   Scope s;
   for (size_t i = 0; i < fields.size(); ++i) {
-    s.columns.push_back({qualifier, fields[i].name, fields[i].type, static_cast<int>(i), false});
+    s.columns.push_back({qualifier, fields[i].name, fields[i].type, static_cast<int>(i), false,
+                         find_metadata_column(fields[i].id) != nullptr});
   }
   return s;
 }
@@ -63,7 +65,7 @@ Result<BoundExprPtr> Binder::bind_column(const ast::ColumnRefExpr& ref, const Sc
   if (!found) {
     std::string names;
     for (const auto& c : scope.columns) {
-      if (c.hidden) continue;
+      if (c.hidden || c.metadata) continue;
       names +=
           (names.empty() ? "" : ", ") + (c.qualifier.empty() ? c.name : c.qualifier + "." + c.name);
     }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "floe/catalog/path_read.h"
+#include "floe/spec/metadata_columns.h"
 #include "floe/util/strings.h"
 #include "sql/binder/aggregate_binder_internal.h"
 #include "sql/binder/binder_internal.h"
@@ -352,7 +353,7 @@ Result<PlanPtr> Binder::plan_select(const ast::SelectBody& select, const ast::Qu
       const auto& qualifier = item.expr->as<ast::StarExpr>().qualifier;
       bool any = false;
       for (const auto& c : scope.columns) {
-        if (c.hidden) continue;
+        if (c.hidden || c.metadata) continue;
         if (!qualifier.empty() && !iequals(c.qualifier, qualifier.back())) continue;
         items.push_back(FLOE_TRY(column(c.index, c.type)));
         names.push_back(c.name);
@@ -492,7 +493,7 @@ Result<PlanPtr> rename_columns(PlanPtr plan, const std::vector<std::string>& nam
 
 Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
                                                 const std::vector<const ast::Expr*>& referenced,
-                                                const ast::Expr* where) {
+                                                const ast::Expr* where, bool column_stats) {
   Relation out;
   std::string qualifier = ref.alias ? *ref.alias : "";
   switch (ref.kind) {
@@ -577,6 +578,7 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
       ScanOptions options;
       options.case_sensitive = false;
       options.threads = catalog_.options().threads;
+      options.include_column_stats = column_stats;
       if (ref_name) options.ref = *ref_name;
       if (travel) {
         BoundExprPtr value = FLOE_TRY(bind(*travel->value, Scope{}));
@@ -607,13 +609,17 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
       std::set<std::string> names;
       for (const ast::Expr* e : referenced) referenced_names(*e, &names);
       std::vector<std::string> columns;
-      if (!names.count("*")) {
-        for (const auto& f : probe->schema().fields()) {
-          if (names.count(to_lower(f.name))) columns.push_back(f.name);
+      for (const auto& f : probe->schema().fields()) {
+        if (names.count("*") || names.count(to_lower(f.name))) columns.push_back(f.name);
+      }
+      // The metadata columns the query names (_file, _pos), unless the table has such a column.
+      for (const NestedField* m : {&file_column(), &position_column()}) {
+        if (names.count(m->name) && !probe->schema().find_field(m->name, false)) {
+          columns.push_back(m->name);
         }
-        if (columns.empty() && !probe->schema().fields().empty()) {
-          columns.push_back(probe->schema().fields()[0].name);
-        }
+      }
+      if (columns.empty() && !probe->schema().fields().empty()) {
+        columns.push_back(probe->schema().fields()[0].name);
       }
       if (where) {
         std::vector<std::string> qualifiers = {qualifier};
@@ -686,15 +692,27 @@ Result<Binder::Relation> Binder::plan_join(const ast::JoinTableRef& join,
     }
     return plan_cross(std::move(left), std::move(right));
   }
+  return join_on(std::move(left), std::move(right), type, join.on.get(), join.using_, join.pos);
+}
+
+Result<Binder::Relation> Binder::join_relations(Relation left, Relation right, JoinType type,
+                                                const ast::Expr& on, const ast::SourcePos& pos) {
+  return join_on(std::move(left), std::move(right), type, &on, {}, pos);
+}
+
+Result<Binder::Relation> Binder::join_on(Relation left, Relation right, JoinType type,
+                                         const ast::Expr* on,
+                                         const std::vector<std::string>& using_names,
+                                         const ast::SourcePos& pos) {
   const int lw = static_cast<int>(left.plan->fields().size());
   const int rw = static_cast<int>(right.plan->fields().size());
   std::vector<BoundExprPtr> lkeys, rkeys;
   std::vector<bool> null_safe;
   std::vector<const ast::Expr*> residual_parts;
   std::vector<int> hidden_right;  // USING columns of the right side
-  if (!join.using_.empty()) {
-    for (const auto& name : join.using_) {
-      ast::ColumnRefExpr ref(join.pos);
+  if (!using_names.empty()) {
+    for (const auto& name : using_names) {
+      ast::ColumnRefExpr ref(pos);
       ref.parts = {name};
       lkeys.push_back(FLOE_TRY(bind(ref, left.scope)));
       BoundExprPtr r = FLOE_TRY(bind(ref, right.scope));
@@ -704,7 +722,7 @@ Result<Binder::Relation> Binder::plan_join(const ast::JoinTableRef& join,
     }
   } else {
     std::vector<const ast::Expr*> conjuncts;
-    split_conjuncts(*join.on, &conjuncts);
+    split_conjuncts(*on, &conjuncts);
     for (const ast::Expr* c : conjuncts) {
       bool used = false;
       if (c->kind == ast::ExprKind::kBinary) {
@@ -735,7 +753,7 @@ Result<Binder::Relation> Binder::plan_join(const ast::JoinTableRef& join,
   const int nk = static_cast<int>(lkeys.size());
   std::vector<std::string> lnames, rnames;
   for (int k = 0; k < nk; ++k) {
-    TypePtr t = FLOE_TRY_CTX(common_type(lkeys[k]->type, rkeys[k]->type), position_text(join.pos));
+    TypePtr t = FLOE_TRY_CTX(common_type(lkeys[k]->type, rkeys[k]->type), position_text(pos));
     if (!same_type(t, lkeys[k]->type)) lkeys[k] = FLOE_TRY(cast(lkeys[k], t));
     if (!same_type(t, rkeys[k]->type)) rkeys[k] = FLOE_TRY(cast(rkeys[k], t));
     lnames.push_back(fmt::format("_lkey{}", k));

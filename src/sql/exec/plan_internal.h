@@ -85,6 +85,13 @@ class IcebergScanNode : public PlanNode {
   const ScanReport& report() const { return scan_->report(); }
   // The schema of the snapshot being read.
   const Schema& schema() const { return scan_->schema(); }
+  // The planned tasks (after prepare()) and the snapshot they read.
+  const std::vector<CombinedScanTask>& tasks() const { return tasks_; }
+  const TableScan& scan() const { return *scan_; }
+  // Reads only the tasks `keep` accepts (DELETE skips files it removes whole).
+  void set_task_filter(std::function<bool(const FileScanTask&)> keep) {
+    task_filter_ = std::move(keep);
+  }
 
  private:
   IcebergScanNode() = default;
@@ -95,6 +102,7 @@ class IcebergScanNode : public PlanNode {
   std::optional<TableScan> scan_;
   bool prepared_ = false;
   std::vector<CombinedScanTask> tasks_;
+  std::function<bool(const FileScanTask&)> task_filter_;
 };
 
 // A Parquet file read directly (`parquet.`path``): columns by name.

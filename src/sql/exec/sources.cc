@@ -9,6 +9,7 @@
 #include "floe/format/text/json_lines_reader.h"
 #include "floe/io/file_io.h"
 #include "floe/read/task_reader.h"
+#include "floe/spec/metadata_columns.h"
 #include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
 #include "sql/exec/plan_internal.h"
@@ -53,6 +54,7 @@ Result<std::unique_ptr<IcebergScanNode>> IcebergScanNode::make(std::string name,
   } else {
     for (const auto& c : columns) {
       const NestedField* f = schema.find_field(c, false);
+      if (!f) f = find_metadata_column(c);  // _file, _pos
       if (!f || schema.parent_id(f->id)) {
         return invalid_argument("cannot find column '{}' in table {}", c, node->name_);
       }
@@ -74,7 +76,9 @@ Status IcebergScanNode::execute(ExecContext& ctx, const BatchSink& sink) {
   FLOE_TRY(prepare());
   std::vector<const FileScanTask*> tasks;
   for (const auto& c : tasks_) {
-    for (const auto& t : c.tasks) tasks.push_back(&t);
+    for (const auto& t : c.tasks) {
+      if (!task_filter_ || task_filter_(t)) tasks.push_back(&t);
+    }
   }
   ScanReader reader(table_.io, table_.metadata, scan_->schema(), projection_);
   ThreadPool pool(ctx.threads);

@@ -340,9 +340,7 @@ Status run_other_statement(StatementContext& ctx, const ast::Statement& statemen
       return drop_table(ctx, statement.as<ast::DropTableStatement>());
     default:
       return Status(ErrorKind::kNotSupported,
-                    fmt::format("{} is not supported yet: floe's write path (catalogs, commits) "
-                                "comes next",
-                                statement_kind_name(statement.kind())));
+                    fmt::format("{} is not supported", statement_kind_name(statement.kind())));
   }
 }
 

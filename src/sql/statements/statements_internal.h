@@ -1,9 +1,12 @@
 // Statements other than queries and EXPLAIN: DESCRIBE, SHOW, USE, SET (and, later, DDL/DML).
 #pragma once
 
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "floe/table/table.h"
 #include "sql/binder/binder_internal.h"
 
 namespace floe::sql {
@@ -25,6 +28,22 @@ struct WriteContext {
   ExecContext& exec;
   const ResultSink& sink;
 };
+
+// A message line for the user ("inserted 3 rows into db.t").
+void say(const WriteContext& ctx, const std::string& text);
+
+// A catalog table to write to; not found names the catalog.
+Result<std::shared_ptr<Table>> load_table(const WriteContext& ctx,
+                                          const std::vector<std::string>& name);
+
+// The table a write goes to, and the branch when the name ends in `branch_<name>` (Spark's
+// identifier for writing to a branch, as in write-audit-publish).
+struct WriteTarget {
+  std::shared_ptr<Table> table;
+  std::optional<std::string> branch;
+};
+Result<WriteTarget> load_write_target(const WriteContext& ctx,
+                                      const std::vector<std::string>& name);
 
 // CREATE TABLE [AS SELECT], INSERT, ALTER TABLE, CALL (table_statements.cc).
 Status run_table_statement(WriteContext& ctx, const ast::Statement& statement);

@@ -19,9 +19,6 @@ namespace floe::sql {
 
 namespace {
 
-void say(const WriteContext& ctx, const std::string& text) {
-  if (ctx.sink.message) ctx.sink.message(text);
-}
 
 Status emit_row(const WriteContext& ctx, const std::vector<std::string>& names,
                 const std::vector<TypePtr>& types, const std::vector<Literal>& values) {
@@ -45,39 +42,6 @@ int64_t summary_total(const TableMetadata& m, const char* key) {
   if (!s) return 0;
   auto it = s->summary.find(key);
   return it == s->summary.end() ? 0 : std::atoll(it->second.c_str());
-}
-
-Result<std::shared_ptr<Table>> load_table(const WriteContext& ctx,
-                                          const std::vector<std::string>& name) {
-  CatalogPtr catalog = FLOE_TRY(ctx.catalog.catalog(false));
-  TableIdentifier id = FLOE_TRY(ctx.catalog.identifier(name));
-  if (catalog) {
-    auto table = Table::load(catalog, id);
-    if (table.ok() || table.status().kind() != ErrorKind::kNotFound) return table;
-  }
-  return not_found(
-      "table {} not found in catalog {} (floe writes to catalog tables; add one "
-      "with CALL system.register_table)",
-      id.to_string(), ctx.options.catalog_name);
-}
-
-// The table an INSERT writes to, and the branch when the name ends in `branch_<name>` (Spark's
-// identifier for writing to a branch, as in write-audit-publish).
-struct WriteTarget {
-  std::shared_ptr<Table> table;
-  std::optional<std::string> branch;
-};
-
-Result<WriteTarget> load_write_target(const WriteContext& ctx,
-                                      const std::vector<std::string>& name) {
-  auto table = load_table(ctx, name);
-  if (table.ok()) return WriteTarget{std::move(*table), std::nullopt};
-  auto suffix = ref_suffix(name);
-  if (table.status().kind() == ErrorKind::kNotFound && suffix && suffix->branch) {
-    auto base = load_table(ctx, suffix->table);
-    if (base.ok()) return WriteTarget{std::move(*base), suffix->ref};
-  }
-  return table.status();
 }
 
 Result<Literal> constant_value(const WriteContext& ctx, const ast::Expr& expr) {

@@ -1,0 +1,149 @@
+// DELETE, UPDATE and MERGE: the half that writes and commits a change
+// (sql/statements/row_level_internal.h), copy-on-write or merge-on-read.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "floe/columnar/kernels.h"
+#include "floe/read/task_reader.h"
+#include "floe/spec/metadata_columns.h"
+#include "floe/table/snapshot_producer.h"
+#include "floe/util/thread_pool.h"
+#include "sql/statements/row_level_internal.h"
+#include "sql/statements/table_write_internal.h"
+
+namespace floe::sql {
+
+namespace {
+
+// Copy-on-write: every live row of the changed files but the removed ones goes to the writer.
+// Tasks are read `threads` at a time; their survivors are written in task order.
+Status rewrite_files(const WriteContext& ctx, RowLevelChanges& changes,
+                     const std::vector<ChangedFile*>& rewrite) {
+  const IcebergScanNode& scan = *changes.scan;
+  const Schema& schema = scan.schema();
+  std::vector<int32_t> projection;
+  for (const auto& f : schema.fields()) projection.push_back(f.id);
+  projection.push_back(kPositionColumnId);
+  ScanReader reader(scan.table().io, scan.table().metadata, schema, projection);
+  struct Item {
+    FileScanTask task;
+    const std::vector<int64_t>* removed;
+  };
+  std::vector<Item> items;
+  for (ChangedFile* f : rewrite) {
+    for (const FileScanTask* t : f->tasks) {
+      Item item{*t, &f->positions};
+      item.task.residual = always_true();  // every row, not only those the filter may match
+      items.push_back(std::move(item));
+    }
+  }
+  const size_t width = schema.fields().size();
+  const std::vector<NestedField> fields = schema.fields();
+  ThreadPool pool(ctx.exec.threads);
+  const size_t window = static_cast<size_t>(std::max(1, pool.size())) * 2;
+  for (size_t begin = 0; begin < items.size(); begin += window) {
+    const size_t end = std::min(items.size(), begin + window);
+    std::vector<std::vector<ColumnBatch>> results(end - begin);
+    FLOE_TRY(pool.parallel_for(end - begin, [&](size_t i) -> Status {
+      const std::vector<int64_t>& removed = *items[begin + i].removed;
+      std::vector<uint8_t> keep;
+      return reader.read(items[begin + i].task, [&](ColumnBatch&& b) -> Status {
+        const int64_t* pos = b.columns[width]->raw<int64_t>();
+        keep.assign(static_cast<size_t>(b.num_rows), 1);
+        // Positions ascend in a batch: one binary search, then a merge walk.
+        auto it = std::lower_bound(removed.begin(), removed.end(), b.num_rows ? pos[0] : 0);
+        int64_t kept = b.num_rows;
+        for (int64_t r = 0; r < b.num_rows && it != removed.end(); ++r) {
+          while (it != removed.end() && *it < pos[r]) ++it;
+          if (it != removed.end() && *it == pos[r]) {
+            keep[static_cast<size_t>(r)] = 0;
+            --kept;
+          }
+        }
+        if (kept == 0) return Status::OK();
+        b.fields.resize(width);
+        b.columns.resize(width);
+        results[i].push_back(kept == b.num_rows ? std::move(b) : take_rows(b, keep.data()));
+        return Status::OK();
+      });
+    }));
+    for (auto& batches : results) {
+      for (auto& b : batches) {
+        b.fields = fields;
+        FLOE_TRY(changes.writer->write(b));
+      }
+    }
+  }
+  return Status::OK();
+}
+
+Status commit_copy_on_write(const RowLevelTarget& target, const RowLevelChanges& changes,
+                            const std::vector<ChangedFile*>& removed, std::vector<DataFile> added,
+                            const Snapshot* scanned) {
+  OverwriteFiles overwrite = target.table->new_overwrite();
+  stamp_engine(overwrite);
+  if (target.branch) overwrite.to_branch(*target.branch);
+  for (const ChangedFile* f : removed) overwrite.delete_file(*f->file);
+  for (auto& f : added) overwrite.add_file(std::move(f));
+  // Java's SparkCopyOnWriteOperation: conflicts since the scanned snapshot.
+  if (scanned) overwrite.validate_from_snapshot(scanned->snapshot_id);
+  if (changes.conflict_filter) overwrite.conflict_detection_filter(changes.conflict_filter);
+  if (target.serializable) overwrite.validate_no_conflicting_data();
+  overwrite.case_sensitive(false);
+  return overwrite.commit();
+}
+
+}  // namespace
+
+Result<RowLevelResult> apply_row_level_change(WriteContext& ctx, const RowLevelTarget& target,
+                                              RowLevelChanges& changes,
+                                              const std::string& operation) {
+  RowLevelResult result;
+  std::vector<ChangedFile*> removed, rewrite;
+  for (auto& [path, f] : changes.files) {
+    std::sort(f.positions.begin(), f.positions.end());
+    f.positions.erase(std::unique(f.positions.begin(), f.positions.end()), f.positions.end());
+    if (f.whole) {
+      removed.push_back(&f);
+    } else if (!f.positions.empty()) {
+      rewrite.push_back(&f);
+    }
+  }
+  if (removed.empty() && rewrite.empty() && changes.writer->rows_written() == 0) {
+    FLOE_TRY(changes.writer->abort());
+    return result;  // nothing changes: no snapshot
+  }
+  const Snapshot* scanned = changes.scan->scan().snapshot();
+  Status status;
+  if (target.mode == RowLevelMode::kCopyOnWrite) {
+    status = rewrite_files(ctx, changes, rewrite);
+    std::vector<DataFile> added;
+    if (status.ok()) {
+      auto files = changes.writer->close();
+      if (files.ok()) {
+        added = std::move(*files);
+      } else {
+        status = files.status();
+      }
+    }
+    if (status.ok()) {
+      result.data_files = static_cast<int64_t>(added.size());
+      std::vector<ChangedFile*> replaced = removed;
+      replaced.insert(replaced.end(), rewrite.begin(), rewrite.end());
+      status = commit_copy_on_write(target, changes, replaced, std::move(added), scanned);
+    }
+    result.removed_files = static_cast<int64_t>(removed.size());
+    result.rewritten_files = static_cast<int64_t>(rewrite.size());
+  } else {
+    status = not_supported("{} in merge-on-read mode is not supported yet", operation);
+  }
+  if (!status.ok()) {
+    if (status.kind() != ErrorKind::kCommitStateUnknown) (void)changes.writer->abort();
+    return status.with_context(operation + " on " + target.name);
+  }
+  result.committed = true;
+  return result;
+}
+
+}  // namespace floe::sql
