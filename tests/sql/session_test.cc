@@ -8,61 +8,17 @@
 #include <nlohmann/json.hpp>
 
 #include "integration/fixture_readme.h"
+#include "sql/session_test_util.h"
 
 namespace floe::sql {
 namespace {
 
 namespace fs = std::filesystem;
 const fs::path kFixtures = FLOE_FIXTURES_DIR;
-
-struct Output {
-  std::vector<std::string> columns;
-  std::vector<std::string> rows;  // JSON arrays
-  std::string explain;
-  std::vector<ScanReport> reports;
-  std::vector<std::string> messages;
-};
-
-Result<Output> run(Session& session, const std::string& sql) {
-  Output out;
-  ResultSink sink;
-  sink.begin = [&](const std::vector<NestedField>& fields) {
-    out.columns.clear();
-    for (const auto& f : fields) out.columns.push_back(f.name);
-  };
-  sink.rows = [&](const ColumnBatch& b) {
-    JsonOptions o;
-    o.rows_as_arrays = true;
-    o.tz_suffix = false;
-    for (int64_t r = 0; r < b.num_rows; ++r) {
-      std::string line;
-      write_row_json(b, r, o, &line);
-      out.rows.push_back(line);
-    }
-    return Status::OK();
-  };
-  sink.explain = [&](const std::string& text, const std::vector<ScanReport>& reports) {
-    out.explain = text;
-    out.reports = reports;
-  };
-  sink.message = [&](const std::string& m) { out.messages.push_back(m); };
-  FLOE_TRY(session.run(sql, sink));
-  return out;
-}
-
-Output must(Session& session, const std::string& sql) {
-  auto r = run(session, sql);
-  EXPECT_TRUE(r.ok()) << sql << "\n" << r.status().to_string();
-  return r.ok() ? *r : Output{};
-}
-
-std::string error_of(Session& session, const std::string& sql) {
-  auto r = run(session, sql);
-  EXPECT_FALSE(r.ok()) << sql;
-  return r.ok() ? "" : r.status().message();
-}
-
-std::vector<std::string> rows(Session& s, const std::string& sql) { return must(s, sql).rows; }
+using testing::error_of;
+using testing::must;
+using testing::rows;
+using testing::run;
 
 std::string table(const std::string& rel) { return "iceberg.`" + (kFixtures / rel).string() + "`"; }
 

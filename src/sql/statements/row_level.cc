@@ -238,7 +238,14 @@ class RowBuilder {
 
 // The table column an assignment names (top-level columns).
 Result<size_t> assigned_column(const std::vector<NestedField>& fields, const ast::Assignment& a,
-                               const std::string& table) {
+                               const std::string& table, const std::string& qualifier = "") {
+  // `SET t.v = ...` names column v of the target t.
+  if (a.column.size() == 2 && !qualifier.empty() && iequals(a.column[0], qualifier)) {
+    ast::Assignment plain;
+    plain.column = {a.column[1]};
+    plain.pos = a.pos;
+    return assigned_column(fields, plain, table);
+  }
   if (a.column.size() != 1) {
     return error_at(a.pos, fmt::format("cannot update nested field {} of {}: assign the whole "
                                        "column `{}` (with named_struct) instead",
@@ -335,7 +342,16 @@ Status run_delete(WriteContext& ctx, const ast::DeleteStatement& s) {
   auto result = run_change(ctx, target, changes, "DELETE", [&]() -> Status {
     BoundExprPtr condition;
     if (s.where) {
-      condition = FLOE_TRY(bind_predicate(ctx, *s.where, ts.relation.scope, "WHERE"));
+      auto bound = bind_predicate(ctx, *s.where, ts.relation.scope, "WHERE");
+      if (!bound.ok()) {
+        // The scan reads only the columns the condition names: an error about a name lists
+        // every column of the table.
+        std::string qualifier = s.alias ? *s.alias : s.table.parts.back();
+        auto again = bind_predicate(ctx, *s.where, Scope::of(ts.scan->schema().fields(), qualifier),
+                                    "WHERE");
+        return again.ok() ? bound.status() : again.status();
+      }
+      condition = *bound;
     }
     // Files whose every row matches go whole, unread: the condition converts to an Iceberg
     // filter in full and the partition (residual true) or the column metrics prove it.
@@ -388,7 +404,7 @@ Status run_update(WriteContext& ctx, const ast::UpdateStatement& s) {
     const Scope& scope = ts.relation.scope;
     RowBuilder rows(target.name, target.table->metadata()->schema()->fields());
     for (const auto& a : s.assignments) {
-      size_t c = FLOE_TRY(assigned_column(rows.fields(), a, target.name));
+      size_t c = FLOE_TRY(assigned_column(rows.fields(), a, target.name, qualifier));
       if (rows.has(c)) {
         return error_at(
             a.pos, fmt::format("column `{}` is assigned more than once", rows.fields()[c].name));
@@ -535,7 +551,7 @@ Status run_merge(WriteContext& ctx, const ast::MergeStatement& s) {
           }
         }
         for (const auto& a : c.assignments) {
-          size_t i = FLOE_TRY(assigned_column(table_fields, a, target.name));
+          size_t i = FLOE_TRY(assigned_column(table_fields, a, target.name, qualifier));
           if (rows.has(i)) {
             return error_at(
                 a.pos, fmt::format("column `{}` is assigned more than once", table_fields[i].name));

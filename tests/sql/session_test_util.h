@@ -1,0 +1,65 @@
+// Running SQL through a Session in tests: rows as JSON arrays, column names, messages, EXPLAIN
+// text and scan reports.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "floe/sql/session.h"
+
+namespace floe::sql::testing {
+
+struct Output {
+  std::vector<std::string> columns;
+  std::vector<std::string> rows;  // JSON arrays
+  std::string explain;
+  std::vector<ScanReport> reports;
+  std::vector<std::string> messages;
+};
+
+inline Result<Output> run(Session& session, const std::string& sql) {
+  Output out;
+  ResultSink sink;
+  sink.begin = [&](const std::vector<NestedField>& fields) {
+    out.columns.clear();
+    for (const auto& f : fields) out.columns.push_back(f.name);
+  };
+  sink.rows = [&](const ColumnBatch& b) {
+    JsonOptions o;
+    o.rows_as_arrays = true;
+    o.tz_suffix = false;
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      std::string line;
+      write_row_json(b, r, o, &line);
+      out.rows.push_back(line);
+    }
+    return Status::OK();
+  };
+  sink.explain = [&](const std::string& text, const std::vector<ScanReport>& reports) {
+    out.explain = text;
+    out.reports = reports;
+  };
+  sink.message = [&](const std::string& m) { out.messages.push_back(m); };
+  FLOE_TRY(session.run(sql, sink));
+  return out;
+}
+
+inline Output must(Session& session, const std::string& sql) {
+  auto r = run(session, sql);
+  EXPECT_TRUE(r.ok()) << sql << "\n" << r.status().to_string();
+  return r.ok() ? *r : Output{};
+}
+
+inline std::string error_of(Session& session, const std::string& sql) {
+  auto r = run(session, sql);
+  EXPECT_FALSE(r.ok()) << sql;
+  return r.ok() ? "" : r.status().message();
+}
+
+inline std::vector<std::string> rows(Session& s, const std::string& sql) {
+  return must(s, sql).rows;
+}
+
+}  // namespace floe::sql::testing
