@@ -5,29 +5,29 @@
 
 namespace floe {
 
+namespace {
+
+NestedField required_field(int32_t id, const char* name, TypePtr type, const char* doc) {
+  NestedField f;
+  f.id = id;
+  f.name = name;
+  f.type = std::move(type);
+  f.required = true;
+  f.doc = doc;
+  return f;
+}
+
+}  // namespace
+
 const NestedField& file_column() {
-  static const NestedField f = [] {
-    NestedField n;
-    n.id = kFileColumnId;
-    n.name = "_file";
-    n.type = Type::string();
-    n.required = true;
-    n.doc = "Path of the file in which a row is stored";
-    return n;
-  }();
+  static const NestedField f = required_field(kFileColumnId, "_file", Type::string(),
+                                              "Path of the file in which a row is stored");
   return f;
 }
 
 const NestedField& position_column() {
-  static const NestedField f = [] {
-    NestedField n;
-    n.id = kPositionColumnId;
-    n.name = "_pos";
-    n.type = Type::int64();
-    n.required = true;
-    n.doc = "Ordinal position of a row in the source data file";
-    return n;
-  }();
+  static const NestedField f = required_field(kPositionColumnId, "_pos", Type::int64(),
+                                              "Ordinal position of a row in the source data file");
   return f;
 }
 

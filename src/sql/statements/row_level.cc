@@ -282,6 +282,28 @@ Result<BoundExprPtr> bind_predicate(WriteContext& ctx, const ast::Expr& e, const
   return b;
 }
 
+// UPDATE SET a = ..., b = ...: the assigned columns take their values (bound in `scope`), the
+// others keep the target row's (UPDATE and MERGE's WHEN MATCHED / NOT MATCHED BY SOURCE).
+Status assign_update(WriteContext& ctx, RowBuilder& rows,
+                     const std::vector<ast::Assignment>& assignments, const Scope& scope,
+                     const Scope& target_scope, const std::string& qualifier,
+                     const std::string& table) {
+  for (const auto& a : assignments) {
+    size_t c = FLOE_TRY(assigned_column(rows.fields(), a, table, qualifier));
+    if (rows.has(c)) {
+      return error_at(a.pos,
+                      fmt::format("column `{}` is assigned more than once", rows.fields()[c].name));
+    }
+    FLOE_TRY(rows.set(c, FLOE_TRY(ctx.binder.bind(*a.value, scope))));
+  }
+  for (size_t c = 0; c < rows.fields().size(); ++c) {
+    if (!rows.has(c)) {
+      FLOE_TRY(rows.set(c, FLOE_TRY(target_column(target_scope, qualifier, rows.fields()[c]))));
+    }
+  }
+  return Status::OK();
+}
+
 Result<std::unique_ptr<TableWriter>> open_writer(const WriteContext& ctx, const Table& table) {
   auto metadata = table.metadata();
   WriteOptions options = FLOE_TRY(WriteOptions::from_table(*metadata));
@@ -403,19 +425,7 @@ Status run_update(WriteContext& ctx, const ast::UpdateStatement& s) {
     const std::string qualifier = s.alias ? *s.alias : s.table.parts.back();
     const Scope& scope = ts.relation.scope;
     RowBuilder rows(target.name, target.table->metadata()->schema()->fields());
-    for (const auto& a : s.assignments) {
-      size_t c = FLOE_TRY(assigned_column(rows.fields(), a, target.name, qualifier));
-      if (rows.has(c)) {
-        return error_at(
-            a.pos, fmt::format("column `{}` is assigned more than once", rows.fields()[c].name));
-      }
-      FLOE_TRY(rows.set(c, FLOE_TRY(ctx.binder.bind(*a.value, scope))));
-    }
-    for (size_t c = 0; c < rows.fields().size(); ++c) {
-      if (!rows.has(c)) {
-        FLOE_TRY(rows.set(c, FLOE_TRY(target_column(scope, qualifier, rows.fields()[c]))));
-      }
-    }
+    FLOE_TRY(assign_update(ctx, rows, s.assignments, scope, scope, qualifier, target.name));
     PlanPtr plan = std::move(ts.relation.plan);
     if (s.where) {
       plan = std::make_unique<FilterNode>(std::move(plan),
@@ -466,6 +476,14 @@ Result<BoundExprPtr> source_column(const Scope& source, const NestedField& field
   return error_at(pos, fmt::format("cannot resolve `{}` in the MERGE source for * (the source "
                                    "has no column of that name)",
                                    field.name));
+}
+
+// UPDATE SET * / INSERT *: every table column from the source column of its name.
+Status set_from_source(RowBuilder& rows, const Scope& source, const ast::SourcePos& pos) {
+  for (size_t i = 0; i < rows.fields().size(); ++i) {
+    FLOE_TRY(rows.set(i, FLOE_TRY(source_column(source, rows.fields()[i], pos))));
+  }
+  return Status::OK();
 }
 
 constexpr const char* kSourceMarker = "__floe_merge_source_row";
@@ -521,7 +539,6 @@ Status run_merge(WriteContext& ctx, const ast::MergeStatement& s) {
   } else if (by_source) {
     type = JoinType::kLeftOuter;
   }
-  IcebergScanNode* scan = ts.scan;
   Binder::Relation joined = FLOE_TRY(
       ctx.binder.join_relations(std::move(ts.relation), std::move(source), type, *s.on, s.on->pos));
   const size_t marker_index = target_width + source_width - 1;
@@ -546,23 +563,10 @@ Status run_merge(WriteContext& ctx, const ast::MergeStatement& s) {
       case ast::MergeAction::kUpdateStar: {
         RowBuilder rows(target.name, table_fields);
         if (c.action == ast::MergeAction::kUpdateStar) {
-          for (size_t i = 0; i < table_fields.size(); ++i) {
-            FLOE_TRY(rows.set(i, FLOE_TRY(source_column(source_scope, table_fields[i], c.pos))));
-          }
-        }
-        for (const auto& a : c.assignments) {
-          size_t i = FLOE_TRY(assigned_column(table_fields, a, target.name, qualifier));
-          if (rows.has(i)) {
-            return error_at(
-                a.pos, fmt::format("column `{}` is assigned more than once", table_fields[i].name));
-          }
-          FLOE_TRY(rows.set(i, FLOE_TRY(ctx.binder.bind(*a.value, scope))));
-        }
-        for (size_t i = 0; i < table_fields.size(); ++i) {
-          if (!rows.has(i)) {
-            FLOE_TRY(
-                rows.set(i, FLOE_TRY(target_column(joined.scope, qualifier, table_fields[i]))));
-          }
+          FLOE_TRY(set_from_source(rows, source_scope, c.pos));
+        } else {
+          FLOE_TRY(
+              assign_update(ctx, rows, c.assignments, scope, joined.scope, qualifier, target.name));
         }
         b.rows.emplace(std::move(rows));
         break;
@@ -571,9 +575,7 @@ Status run_merge(WriteContext& ctx, const ast::MergeStatement& s) {
       case ast::MergeAction::kInsertStar: {
         RowBuilder rows(target.name, table_fields);
         if (c.action == ast::MergeAction::kInsertStar) {
-          for (size_t i = 0; i < table_fields.size(); ++i) {
-            FLOE_TRY(rows.set(i, FLOE_TRY(source_column(source_scope, table_fields[i], c.pos))));
-          }
+          FLOE_TRY(set_from_source(rows, source_scope, c.pos));
         } else {
           if (!c.insert_columns.empty() && c.insert_columns.size() != c.insert_values.size()) {
             return error_at(c.pos, fmt::format("INSERT lists {} columns and {} values",
@@ -627,7 +629,6 @@ Status run_merge(WriteContext& ctx, const ast::MergeStatement& s) {
   const bool check_cardinality = matched && !(matched_clauses == 1 && only_unconditional_delete);
 
   changes.writer = FLOE_TRY(open_writer(ctx, *target.table));
-  (void)scan;
   auto result = run_change(ctx, target, changes, "MERGE", [&]() -> Status {
     PositionCollector collect(changes, ts.file_index, ts.pos_index);
     std::map<std::string, std::vector<int64_t>> matched_rows;  // cardinality check

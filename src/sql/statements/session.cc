@@ -12,7 +12,6 @@
 #include "floe/util/utf8.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/parser/parser_internal.h"
-#include "sql/statements/row_level_internal.h"
 #include "sql/statements/statements_internal.h"
 
 namespace floe::sql {
@@ -263,16 +262,12 @@ Status Session::run(std::string_view script, const ResultSink& sink) {
       case ast::StatementKind::kCreateTable:
       case ast::StatementKind::kInsert:
       case ast::StatementKind::kAlterTable:
-      case ast::StatementKind::kCall: {
-        WriteContext wc{*impl_, options_, binder, ctx, sink};
-        s = run_table_statement(wc, statement);
-        break;
-      }
+      case ast::StatementKind::kCall:
       case ast::StatementKind::kDelete:
       case ast::StatementKind::kUpdate:
       case ast::StatementKind::kMerge: {
         WriteContext wc{*impl_, options_, binder, ctx, sink};
-        s = run_row_level_statement(wc, statement);
+        s = run_table_statement(wc, statement);
         break;
       }
       default: {

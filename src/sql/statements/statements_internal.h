@@ -45,7 +45,8 @@ struct WriteTarget {
 Result<WriteTarget> load_write_target(const WriteContext& ctx,
                                       const std::vector<std::string>& name);
 
-// CREATE TABLE [AS SELECT], INSERT, ALTER TABLE, CALL (table_statements.cc).
+// CREATE TABLE [AS SELECT], INSERT, ALTER TABLE, CALL (table_statements.cc); DELETE, UPDATE,
+// MERGE (row_level.cc).
 Status run_table_statement(WriteContext& ctx, const ast::Statement& statement);
 
 // Catalog-only statements (catalog_statements.cc).

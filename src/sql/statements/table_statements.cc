@@ -11,6 +11,7 @@
 #include "floe/util/strings.h"
 #include "floe/write/data_writer.h"
 #include "sql/binder/store_assignment_internal.h"
+#include "sql/statements/row_level_internal.h"
 #include "sql/statements/statements_internal.h"
 #include "sql/statements/table_definition_internal.h"
 #include "sql/statements/table_write_internal.h"
@@ -18,7 +19,6 @@
 namespace floe::sql {
 
 namespace {
-
 
 Status emit_row(const WriteContext& ctx, const std::vector<std::string>& names,
                 const std::vector<TypePtr>& types, const std::vector<Literal>& values) {
@@ -502,6 +502,10 @@ Status run_table_statement(WriteContext& ctx, const ast::Statement& statement) {
       return alter_table(ctx, statement.as<ast::AlterTableStatement>());
     case ast::StatementKind::kCall:
       return call(ctx, statement.as<ast::CallStatement>());
+    case ast::StatementKind::kDelete:
+    case ast::StatementKind::kUpdate:
+    case ast::StatementKind::kMerge:
+      return run_row_level_statement(ctx, statement);
     default:
       return not_supported("{} is not supported yet", statement_kind_name(statement.kind()));
   }
