@@ -489,7 +489,8 @@ FLOE_AVRO_INLINE void put_metric(ColumnMetrics<V>* out, size_t n, int32_t key, s
       std::memcpy(dst, raw.data(), 8);
       std::memcpy(dst + len - 8, raw.data() + len - 8, 8);
     } else if (slot.second.size() == len) {
-      std::memcpy(slot.second.data(), raw.data(), len);
+      // An empty bound may come with a null data pointer: copy only what there is.
+      if (len != 0) std::memcpy(slot.second.data(), raw.data(), len);
     } else {
       slot.second.assign(raw);
     }

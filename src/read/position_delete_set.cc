@@ -83,8 +83,13 @@ class Cursor {
   size_t pos_ = 0;
 };
 
+Status beyond_limit(const Cursor& c, uint64_t position, int64_t limit) {
+  return invalid_data("{}: position {} is past the end of a data file of {} rows", c.what(),
+                      position, limit);
+}
+
 // One standard 32-bit Roaring bitmap (RoaringFormatSpec), positions offset by key << 32.
-Status parse_roaring32(Cursor& c, uint64_t high, PositionDeleteSet* out) {
+Status parse_roaring32(Cursor& c, uint64_t high, int64_t limit, PositionDeleteSet* out) {
   uint32_t cookie = FLOE_TRY(c.u32());
   uint32_t size = 0;
   std::string_view run_flags;
@@ -111,6 +116,9 @@ Status parse_roaring32(Cursor& c, uint64_t high, PositionDeleteSet* out) {
   for (uint32_t i = 0; i < size; ++i) {
     uint64_t base = (high << 32) | (static_cast<uint64_t>(keys[i]) << 16);
     uint32_t card = static_cast<uint32_t>(cards[i]) + 1;
+    // Checked before a container is expanded: a few bytes of runs must not become billions of
+    // positions of a file that has far fewer rows.
+    if (static_cast<int64_t>(base) >= limit) return beyond_limit(c, base, limit);
     bool is_run = !run_flags.empty() && ((static_cast<uint8_t>(run_flags[i / 8]) >> (i % 8)) & 1);
     if (is_run) {
       uint16_t runs = FLOE_TRY(c.u16());
@@ -118,6 +126,9 @@ Status parse_roaring32(Cursor& c, uint64_t high, PositionDeleteSet* out) {
         uint32_t start = FLOE_TRY(c.u16());
         uint32_t len = static_cast<uint32_t>(FLOE_TRY(c.u16())) + 1;
         if (start + len > 65536) return invalid_data("{}: Roaring run past 65535", c.what());
+        if (static_cast<int64_t>(base + start + len) > limit) {
+          return beyond_limit(c, base + start + len - 1, limit);
+        }
         out->add_range(static_cast<int64_t>(base + start),
                        static_cast<int64_t>(base + start + len));
       }
@@ -125,6 +136,7 @@ Status parse_roaring32(Cursor& c, uint64_t high, PositionDeleteSet* out) {
       std::string_view arr = FLOE_TRY(c.bytes(card * 2u));
       for (uint32_t k = 0; k < card; ++k) {
         uint16_t v = static_cast<uint8_t>(arr[2 * k]) | (static_cast<uint8_t>(arr[2 * k + 1]) << 8);
+        if (static_cast<int64_t>(base + v) >= limit) return beyond_limit(c, base + v, limit);
         out->add(static_cast<int64_t>(base + v));
       }
     } else {
@@ -134,6 +146,9 @@ Status parse_roaring32(Cursor& c, uint64_t high, PositionDeleteSet* out) {
         std::memcpy(&word, bits.data() + w * 8, 8);
         while (word) {
           int bit = __builtin_ctzll(word);
+          if (static_cast<int64_t>(base + w * 64 + bit) >= limit) {
+            return beyond_limit(c, base + w * 64 + bit, limit);
+          }
           out->add(static_cast<int64_t>(base + w * 64 + bit));
           word &= word - 1;
         }
@@ -156,7 +171,7 @@ void put_u32_be(std::string* s, uint32_t v) {
 
 }  // namespace
 
-Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out) {
+Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out, int64_t limit) {
   Cursor c(bytes, "deletion vector");
   uint64_t count = FLOE_TRY(c.u64());
   if (count > bytes.size()) {
@@ -170,7 +185,7 @@ Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out) 
       return invalid_data("deletion vector: keys out of order ({} after {})", key, last_key);
     }
     last_key = key;
-    FLOE_TRY(parse_roaring32(c, key, out));
+    FLOE_TRY(parse_roaring32(c, key, limit, out));
   }
   if (c.remaining() != 0) {
     return invalid_data("deletion vector: {} unexpected bytes after the bitmap", c.remaining());
@@ -179,7 +194,8 @@ Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out) 
   return Status::OK();
 }
 
-Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::string_view what) {
+Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::string_view what,
+                                                int64_t limit) {
   if (blob.size() < 12) {
     return invalid_data("{}: deletion vector of {} bytes is too short", what, blob.size());
   }
@@ -203,7 +219,7 @@ Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::stri
     return invalid_data("{}: deletion vector CRC mismatch", what);
   }
   PositionDeleteSet set;
-  Status s = parse_roaring64_portable(body.substr(4), &set);
+  Status s = parse_roaring64_portable(body.substr(4), &set, limit);
   if (!s.ok()) return s.with_context(std::string(what));
   return set;
 }

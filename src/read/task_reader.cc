@@ -321,7 +321,8 @@ Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
       std::string blob = FLOE_TRY(
           io_->read_range(d->file_path(), *d->content_offset(), *d->content_size_in_bytes()));
       PositionDeleteSet dv = FLOE_TRY(parse_deletion_vector(
-          blob, fmt::format("deletion vector for {} in {}", task.file->file_path, d->file_path())));
+          blob, fmt::format("deletion vector for {} in {}", task.file->file_path, d->file_path()),
+          task.file->record_count));
       stats_.delete_files_loaded++;
       set.merge(dv);
       continue;

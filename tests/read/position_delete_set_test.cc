@@ -98,6 +98,35 @@ TEST(DeletionVectorTest, SerializeRoundTripsAndMatchesJava) {
   EXPECT_EQ(back->positions(), mixed.positions());
 }
 
+TEST(DeletionVectorTest, PositionsPastTheDataFileAreRefusedBeforeExpanding) {
+  // A run container holds 65,536 positions in 6 bytes, so 650 KB of runs would expand to 2^32
+  // positions: with the data file's row count as the limit, the first container past it is
+  // refused before it is expanded.
+  PositionDeleteSet huge;
+  huge.add_range(0, 1 << 20);
+  huge.finish();
+  std::string blob = serialize_deletion_vector(huge);
+  auto whole = parse_deletion_vector(blob, "dv", 1 << 20);
+  ASSERT_TRUE(whole.ok()) << whole.status().to_string();
+  EXPECT_EQ(whole->cardinality(), size_t{1} << 20);
+  auto past = parse_deletion_vector(blob, "dv", 1000);
+  ASSERT_FALSE(past.ok());
+  EXPECT_NE(past.status().message().find("past the end of a data file of 1000 rows"),
+            std::string::npos)
+      << past.status().message();
+  // Array and bitmap containers are checked per position.
+  PositionDeleteSet sparse;
+  for (int64_t p : {3, 999, 1000}) sparse.add(p);
+  sparse.finish();
+  EXPECT_FALSE(parse_deletion_vector(serialize_deletion_vector(sparse), "dv", 1000).ok());
+  EXPECT_TRUE(parse_deletion_vector(serialize_deletion_vector(sparse), "dv", 1001).ok());
+  PositionDeleteSet dense;
+  for (int64_t p = 0; p < 20000; p += 2) dense.add(p);
+  dense.finish();
+  EXPECT_FALSE(parse_deletion_vector(serialize_deletion_vector(dense), "dv", 19998).ok());
+  EXPECT_TRUE(parse_deletion_vector(serialize_deletion_vector(dense), "dv", 19999).ok());
+}
+
 TEST(PositionDeleteSetTest, AppliesToRowRanges) {
   PositionDeleteSet s;
   for (int64_t p : {9, 1, 5, 5, 12}) s.add(p);

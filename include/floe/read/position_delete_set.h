@@ -37,13 +37,17 @@ class PositionDeleteSet {
 
 // The portable 64-bit Roaring serialization: u64 count, then per key (ascending) a u32 key and
 // a standard 32-bit Roaring bitmap (cookie 12346 or 12347). Keys above 2^31 - 2 cannot hold row
-// positions and are rejected, as Java does.
-Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out);
+// positions and are rejected, as Java does. A position at or past `limit` (the data file's
+// record count, when known) is an error, found before a container is expanded: a few bytes of
+// runs cannot turn into billions of positions.
+Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out,
+                                int64_t limit = INT64_MAX);
 
 // A deletion-vector blob: u32 big-endian length (4 + bitmap bytes), magic D1 D3 39 64, the
 // portable 64-bit bitmap, and a big-endian CRC-32 of magic + bitmap. `what` names the blob in
-// errors.
-Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::string_view what);
+// errors; `limit` as for parse_roaring64_portable.
+Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::string_view what,
+                                                int64_t limit = INT64_MAX);
 
 // Serializes positions as a deletion-vector blob (the inverse of parse_deletion_vector), with
 // array, bitmap or run containers chosen by size as Java does.

@@ -616,6 +616,7 @@ Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t
           if (!s.owner) continue;
           s.valid->resize(static_cast<size_t>(entries));
           uint8_t* v = s.valid->data();
+          if (entries == 0) continue;  // a page set without rows: nothing to mark
           if (d == nullptr || s.def == 0) {
             std::memset(v, 1, static_cast<size_t>(entries));
           } else {

@@ -82,6 +82,12 @@ std::string parse_error_text(const std::string& what) {
   return text;
 }
 
+// "[json.exception.out_of_range.406] number overflow parsing '1e309'" without the bracket.
+std::string exception_text(const std::string& what) {
+  size_t end = what.find("] ");
+  return end == std::string::npos ? what : what.substr(end + 2);
+}
+
 }  // namespace
 
 Result<std::unique_ptr<JsonLinesReader>> JsonLinesReader::open(
@@ -178,6 +184,10 @@ Result<bool> JsonLinesReader::read_batch(ColumnBatch* batch, int64_t max_rows) {
     } catch (const nlohmann::json::parse_error& e) {
       return invalid_data("JSON Lines file {} line {}, {}", path_, line_no_,
                           parse_error_text(e.what()));
+    } catch (const nlohmann::json::exception& e) {
+      // A number past the range of a double (1e309) is out_of_range, not a parse error.
+      return invalid_data("JSON Lines file {} line {}: {}", path_, line_no_,
+                          exception_text(e.what()));
     }
     if (!object.is_object()) {
       return invalid_data("JSON Lines file {} line {}: the line is a JSON {}, not an object", path_,

@@ -139,6 +139,12 @@ TEST_F(TextReaders, JsonLinesLimits) {
   EXPECT_NE(read("\"text\"\n").message().find("line 1: the line is a JSON string, not an object"),
             std::string::npos);
   EXPECT_NE(read("{\"a\": tru}\n").message().find("line 1, column"), std::string::npos);
+  // A number no double holds is an error naming the line, not an exception (fuzz finding).
+  EXPECT_NE(read("{\"a\": 1}\n{\"b\": 1e3092}\n")
+                .message()
+                .find("line 2: number overflow parsing '1e3092'"),
+            std::string::npos)
+      << read("{\"b\": 1e3092}\n").message();
 }
 
 }  // namespace
