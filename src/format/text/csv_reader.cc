@@ -148,7 +148,9 @@ class CsvReader::Records {
 
  private:
   Status refill() {
-    buf_.resize(1 << 20);
+    // Reads grow from 64 KiB to 1 MiB: a small file costs no megabyte buffer.
+    buf_.resize(chunk_);
+    chunk_ = std::min<size_t>(chunk_ * 2, 1 << 20);
     in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
     if (in_.bad()) return io_error("reading CSV file {} failed", path_);
     buf_.resize(static_cast<size_t>(in_.gcount()));
@@ -176,6 +178,7 @@ class CsvReader::Records {
   int64_t max_bytes_;
   std::ifstream in_;
   std::string buf_;
+  size_t chunk_ = 64 << 10;  // the next read's size
   size_t pos_ = 0;
   std::string record_;        // the record's field bytes, back to back
   std::vector<size_t> ends_;  // where each field ends in record_

@@ -109,7 +109,9 @@ Result<std::unique_ptr<JsonLinesReader>> JsonLinesReader::open(
 }
 
 Status JsonLinesReader::refill() {
-  buf_.resize(1 << 20);
+  // Reads grow from 64 KiB to 1 MiB: a small file costs no megabyte buffer.
+  buf_.resize(chunk_);
+  chunk_ = std::min<size_t>(chunk_ * 2, 1 << 20);
   in_.read(buf_.data(), static_cast<std::streamsize>(buf_.size()));
   if (in_.bad()) return io_error("reading JSON Lines file {} failed", path_);
   buf_.resize(static_cast<size_t>(in_.gcount()));

@@ -52,6 +52,7 @@ class JsonLinesReader {
   JsonLinesOptions options_;
   std::ifstream in_;
   std::string buf_;
+  size_t chunk_ = 64 << 10;  // the next read's size
   size_t pos_ = 0;
   std::map<std::string, size_t> index_;  // lower-case column name -> column
   std::vector<uint8_t> seen_;
