@@ -1,0 +1,243 @@
+// DELETE, UPDATE and MERGE INTO against DuckDB (@duckdb/node-api, tests/oracle/sql_duckdb.mjs):
+// random sequences of INSERT / DELETE / UPDATE / MERGE run on a floe table (in each write mode
+// and format version) and on a DuckDB table; after every step both hold the same rows, and at
+// the end time travel to each step's snapshot gives that step's rows again.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <sstream>
+
+#include "floe/sql/session.h"
+#include "format/parquet/parquet_test_util.h"
+#include "sql/session_test_util.h"
+#include "test_support.h"
+
+namespace floe::sql {
+namespace {
+
+namespace fs = std::filesystem;
+using parquet::testing::oracle_dir;
+using testing::must;
+using testing::rows;
+
+struct Mode {
+  std::string name;
+  std::string properties;  // TBLPROPERTIES of the floe table
+};
+
+// One step: the statement for floe and for DuckDB (table names and MERGE spelling differ).
+struct Step {
+  std::string floe;
+  std::string duck;
+};
+
+std::string canonical(const std::string& json_array) {
+  return nlohmann::json::parse(json_array).dump();
+}
+
+// Random statements over t(id BIGINT, grp INT, name STRING) and a MERGE source s.
+class StepMaker {
+ public:
+  explicit StepMaker(uint32_t seed) : rng_(seed) {}
+
+  Step next(int n) {
+    switch (pick(6)) {
+      case 0:
+      case 1:
+        return both("INSERT INTO db.t VALUES " + values(1 + pick(8)));
+      case 2:
+        return both("DELETE FROM db.t WHERE " + predicate());
+      case 3:
+        return both("UPDATE db.t SET name = 'u" + std::to_string(n) + "', grp = grp + 1 WHERE " +
+                    predicate());
+      default:
+        return merge(n);
+    }
+  }
+
+  // The source of the next MERGE: distinct ids, so no target row matches twice.
+  Step refill_source() {
+    std::vector<int> ids(60);
+    for (int i = 0; i < 60; ++i) ids[static_cast<size_t>(i)] = i;
+    std::shuffle(ids.begin(), ids.end(), rng_);
+    std::string sql = "INSERT INTO db.s VALUES ";
+    int n = 1 + pick(10);
+    for (int i = 0; i < n; ++i) {
+      sql += (i ? ", " : "") + row(ids[static_cast<size_t>(i)]);
+    }
+    return both(sql);
+  }
+
+ private:
+  int pick(int n) { return static_cast<int>(rng_() % static_cast<uint32_t>(n)); }
+  static Step both(const std::string& sql) {
+    std::string duck = sql;
+    for (size_t at; (at = duck.find("db.")) != std::string::npos;) duck.erase(at, 3);
+    return {sql, duck};
+  }
+  std::string name() {
+    const char* names[] = {"'a'", "'b'", "'c'", "NULL"};
+    return names[pick(4)];
+  }
+  std::string row(int id) {
+    return "(" + std::to_string(id) + ", " + std::to_string(pick(4)) + ", " + name() + ")";
+  }
+  std::string values(int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += (i ? ", " : "") + row(pick(60));
+    return out;
+  }
+  std::string predicate() {
+    switch (pick(6)) {
+      case 0:
+        return "id % 7 = " + std::to_string(pick(7));
+      case 1:
+        return "grp = " + std::to_string(pick(5));
+      case 2:
+        return "name = " + name();  // = NULL matches nothing in both
+      case 3: {
+        int lo = pick(60);
+        return "id BETWEEN " + std::to_string(lo) + " AND " + std::to_string(lo + pick(15));
+      }
+      case 4:
+        return "name IS NULL AND grp < " + std::to_string(pick(4));
+      default:
+        return "id IN (" + std::to_string(pick(60)) + ", " + std::to_string(pick(60)) + ")";
+    }
+  }
+  Step merge(int n) {
+    std::string label = "'m" + std::to_string(n) + "'";
+    std::string on_match_delete = "s.grp = " + std::to_string(pick(4));
+    std::string by_source = "t.grp = " + std::to_string(pick(5));
+    bool with_by_source = pick(2) == 0;
+    std::string floe =
+        "MERGE INTO db.t t USING db.s s ON t.id = s.id "
+        "WHEN MATCHED AND " +
+        on_match_delete +
+        " THEN DELETE "
+        "WHEN MATCHED THEN UPDATE SET name = " +
+        label +
+        ", grp = s.grp "
+        "WHEN NOT MATCHED THEN INSERT *" +
+        (with_by_source
+             ? " WHEN NOT MATCHED BY SOURCE AND " + by_source + " THEN UPDATE SET name = 'gone'"
+             : "");
+    std::string duck =
+        "MERGE INTO t USING s ON t.id = s.id "
+        "WHEN MATCHED AND " +
+        on_match_delete +
+        " THEN DELETE "
+        "WHEN MATCHED THEN UPDATE SET name = " +
+        label +
+        ", grp = s.grp "
+        "WHEN NOT MATCHED THEN INSERT (id, grp, name) VALUES (s.id, s.grp, s.name)" +
+        (with_by_source
+             ? " WHEN NOT MATCHED BY SOURCE AND " + by_source + " THEN UPDATE SET name = 'gone'"
+             : "");
+    return {floe, duck};
+  }
+
+  std::mt19937 rng_;
+};
+
+class RowLevelDifferential : public ::testing::TestWithParam<Mode> {};
+
+TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
+  constexpr int kSteps = 60;
+  test_support::TempDir dir("floe-row-level-diff");
+  const std::string create = "CREATE TABLE db.t (id BIGINT, grp INT, name STRING)";
+  const std::string create_source = "CREATE TABLE db.s (id BIGINT, grp INT, name STRING)";
+  StepMaker maker(20261203u + static_cast<uint32_t>(GetParam().name.size()));
+  // The whole script: setup, then per step its statement and the check query.
+  std::vector<Step> steps;
+  for (int n = 0; n < kSteps; ++n) {
+    Step step = maker.next(n);
+    if (step.floe.rfind("MERGE", 0) == 0) {
+      steps.push_back({"DELETE FROM db.s WHERE true", "DELETE FROM s"});
+      steps.push_back(maker.refill_source());
+    }
+    steps.push_back(step);
+  }
+  const std::string check = "SELECT id, grp, name FROM t";
+  nlohmann::json duck = nlohmann::json::array();
+  duck.push_back("CREATE TABLE t (id BIGINT, grp INT, name VARCHAR)");
+  duck.push_back("CREATE TABLE s (id BIGINT, grp INT, name VARCHAR)");
+  for (const Step& step : steps) {
+    duck.push_back(step.duck);
+    duck.push_back(check);
+  }
+  std::ofstream(dir.path / "steps.json") << duck.dump();
+  int rc = 0;
+  std::string out = test_support::run_command(
+      "cd " + test_support::shell_quote(oracle_dir()) + " && node sql_duckdb.mjs " +
+          test_support::shell_quote((dir.path / "steps.json").string()) + " 2>&1",
+      &rc);
+  ASSERT_EQ(rc, 0) << out;
+  std::map<size_t, std::vector<std::string>> expected;
+  std::map<size_t, std::string> errors;
+  {
+    std::istringstream in(out);
+    std::string line;
+    size_t current = 0;
+    while (std::getline(in, line)) {
+      if (line.rfind("##Q ", 0) == 0) {
+        current = std::stoul(line.substr(4));
+        expected[current];
+      } else if (line.rfind("##ERROR ", 0) == 0) {
+        errors[current] = line.substr(8);
+      } else if (line.rfind("##END", 0) != 0 && !line.empty()) {
+        expected[current].push_back(canonical(line));
+      }
+    }
+  }
+  for (const auto& [i, e] : errors) FAIL() << "DuckDB failed on " << duck[i] << ": " << e;
+
+  SessionOptions options;
+  options.warehouse = dir.str() + "/wh";
+  Session session(options);
+  must(session, "CREATE NAMESPACE db");
+  must(session, create + " USING iceberg PARTITIONED BY (grp) TBLPROPERTIES (" +
+                    GetParam().properties + ")");
+  must(session, create_source + " USING iceberg");
+  auto table_rows = [&](const std::string& sql) {
+    std::vector<std::string> out;
+    for (const auto& r : rows(session, sql)) out.push_back(canonical(r));
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  std::vector<std::pair<std::string, std::vector<std::string>>> history;  // snapshot, rows
+  int changed = 0;
+  for (size_t k = 0; k < steps.size(); ++k) {
+    SCOPED_TRACE("step " + std::to_string(k) + ": " + steps[k].floe);
+    auto r = testing::run(session, steps[k].floe);
+    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    std::vector<std::string> want = expected[3 + 2 * k];
+    std::sort(want.begin(), want.end());
+    std::vector<std::string> have = table_rows("SELECT id, grp, name FROM db.t");
+    ASSERT_EQ(have, want);
+    auto snapshot = rows(session, "SELECT snapshot_id FROM db.t.refs WHERE name = 'main'");
+    if (!snapshot.empty() && (history.empty() || history.back().first != snapshot[0])) {
+      history.push_back({snapshot[0], have});
+      ++changed;
+    }
+  }
+  EXPECT_GT(changed, kSteps / 2);
+  for (const auto& [snapshot, want] : history) {
+    std::string id = nlohmann::json::parse(snapshot)[0].dump();
+    SCOPED_TRACE("snapshot " + id);
+    EXPECT_EQ(table_rows("SELECT id, grp, name FROM db.t VERSION AS OF " + id), want);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, RowLevelDifferential,
+                         ::testing::Values(Mode{"CopyOnWriteV2", "'format-version'='2'"}),
+                         [](const ::testing::TestParamInfo<Mode>& info) {
+                           return info.param.name;
+                         });
+
+}  // namespace
+}  // namespace floe::sql
