@@ -329,10 +329,19 @@ Status EqualityDeleteFanout::write(const ColumnBatch& batch) {
                             where, batch.columns.size(), fields.size());
   }
   for (size_t c = 0; c < fields.size(); ++c) {
-    if (!batch.columns[c]->type()->equals(*fields[c].type)) {
+    const ColumnVector& col = *batch.columns[c];
+    if (!col.type()->equals(*fields[c].type)) {
       return invalid_argument("equality deletes to {}: column {} is {}, the delete schema says {}",
-                              where, fields[c].name, batch.columns[c]->type()->to_string(),
+                              where, fields[c].name, col.type()->to_string(),
                               fields[c].type->to_string());
+    }
+    if (col.length() != batch.num_rows) {
+      return invalid_argument("equality deletes to {}: column {} has {} rows, the batch {}", where,
+                              fields[c].name, col.length(), batch.num_rows);
+    }
+    if (fields[c].required && col.null_count() > 0) {
+      return invalid_argument("equality deletes to {}: required column {} has {} null(s)", where,
+                              fields[c].name, col.null_count());
     }
   }
   if (batch.num_rows == 0) return Status::OK();

@@ -55,8 +55,10 @@ Result<WriteOptions> delete_write_options(const std::map<std::string, std::strin
     // Name the delete property when it is the one at fault.
     std::string msg = o.status().message();
     for (const auto& [del, data] : kOverlays) {
-      if (props.count(std::string(del)) && msg.find(data) != std::string::npos) {
-        return make_error(o.status().kind(), "{} (read as {})", msg, del);
+      size_t at = msg.find(data);
+      if (props.count(std::string(del)) && at != std::string::npos) {
+        msg.replace(at, data.size(), del);
+        return make_error(o.status().kind(), "{}", msg);
       }
     }
     return o.status();
@@ -87,6 +89,11 @@ Result<WriteOptions> delete_write_options(const TableMetadata& table) {
 
 namespace {
 
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 // Position deletes get full metrics for both columns whatever the table's metrics config (Java's
 // MetricsConfig.forPositionDelete).
 WriteOptions position_delete_options(WriteOptions o) {
@@ -102,6 +109,7 @@ constexpr int64_t kRowsPerBatch = 1 << 16;
 Result<std::unique_ptr<PositionDeleteAppender>> PositionDeleteAppender::open(FileIOPtr io,
                                                                              std::string path,
                                                                              WriteOptions options) {
+  options.format = lower(options.format);
   FLOE_TRY(file_extension(options.format));
   auto a = std::unique_ptr<PositionDeleteAppender>(new PositionDeleteAppender());
   a->path_ = std::move(path);
@@ -249,9 +257,11 @@ Status check_equality_ids(const Schema& delete_schema, const std::vector<int32_t
 
 Result<std::unique_ptr<EqualityDeleteWriter>> EqualityDeleteWriter::open(
     FileIOPtr io, std::string path, std::shared_ptr<const Schema> delete_schema,
-    std::vector<int32_t> equality_ids, const WriteOptions& options, int32_t spec_id,
+    std::vector<int32_t> equality_ids, const WriteOptions& given, int32_t spec_id,
     std::vector<Literal> partition, std::optional<int32_t> sort_order_id) {
   FLOE_TRY(check_equality_ids(*delete_schema, equality_ids, "equality deletes " + path));
+  WriteOptions options = given;
+  options.format = lower(options.format);
   FLOE_TRY(file_extension(options.format));
   auto w = std::unique_ptr<EqualityDeleteWriter>(new EqualityDeleteWriter());
   w->io_ = io;

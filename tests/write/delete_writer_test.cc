@@ -125,7 +125,7 @@ TEST(PositionDeleteWriter, BulkAddDropsDuplicatesAndWritesAvro) {
   TempDir dir;
   auto io = make_local_file_io();
   WriteOptions o;
-  o.format = "avro";
+  o.format = "AVRO";
   o.parquet.metrics.default_mode = MetricsMode{MetricsMode::kNone, 0};  // still full
   const std::string path = dir.str() + "/d.avro";
   PositionDeleteWriter w(io, path, o, 2, {Literal::int32(7)});
