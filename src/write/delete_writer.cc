@@ -155,7 +155,21 @@ Result<DataFile> PositionDeleteAppender::close(int32_t spec_id, std::vector<Lite
   DataFileMetrics m = FLOE_TRY(appender->close());
   DataFile f =
       to_data_file(m, FileContent::kPositionDeletes, path_, format_, std::move(partition), spec_id);
-  if (rows_ > 0 && one_path_) f.referenced_data_file = first_path_;
+  // As Java's PositionDeleteWriter: no value, null or NaN counts for file_path and pos (every
+  // row has both), and their bounds only when the file names one data file (equal file_path
+  // bounds are what scan planning matches a delete file to its one data file by).
+  auto reserved = [](const auto& entry) {
+    return entry.first == kDeleteFilePathFieldId || entry.first == kDeleteFilePosFieldId;
+  };
+  std::erase_if(f.value_counts, reserved);
+  std::erase_if(f.null_value_counts, reserved);
+  std::erase_if(f.nan_value_counts, reserved);
+  if (rows_ > 0 && one_path_) {
+    f.referenced_data_file = first_path_;
+  } else {
+    std::erase_if(f.lower_bounds, reserved);
+    std::erase_if(f.upper_bounds, reserved);
+  }
   return f;
 }
 

@@ -33,10 +33,12 @@ TEST(PositionDeleteWriter, SortsByPathThenPosWithReservedIds) {
   EXPECT_EQ(d.spec_id, 3);
   EXPECT_EQ(d.partition, std::vector<Literal>{Literal::string("DE")});
   EXPECT_FALSE(d.referenced_data_file.has_value());
-  EXPECT_EQ(*find_metric(d.lower_bounds, kDeleteFilePathFieldId), "s3://b/t/data/a.parquet");
-  EXPECT_EQ(*find_metric(d.upper_bounds, kDeleteFilePathFieldId), "s3://b/t/data/b.parquet");
-  EXPECT_EQ(d.lower_bound(kDeleteFilePosFieldId, Type::int64())->as_int64(), 1);
-  EXPECT_EQ(d.upper_bound(kDeleteFilePosFieldId, Type::int64())->as_int64(), 5);
+  // Java's metrics for a delete file of two data files: sizes only.
+  EXPECT_TRUE(d.lower_bounds.empty());
+  EXPECT_TRUE(d.upper_bounds.empty());
+  EXPECT_TRUE(d.value_counts.empty());
+  EXPECT_TRUE(d.null_value_counts.empty());
+  EXPECT_NE(find_metric(d.column_sizes, kDeleteFilePathFieldId), nullptr);
 
   auto r = parquet::ParquetReader::open(io, path);
   ASSERT_TRUE(r.ok()) << r.status().to_string();
@@ -69,6 +71,12 @@ TEST(PositionDeleteWriter, OneDataFileSetsReferencedDataFile) {
   auto f = w.close();
   ASSERT_TRUE(f.ok() && f->has_value());
   EXPECT_EQ((*f)->referenced_data_file, "/t/data/x.parquet");
+  // One data file: file_path and pos bounds are kept, counts are not.
+  EXPECT_EQ(*find_metric((*f)->lower_bounds, kDeleteFilePathFieldId), "/t/data/x.parquet");
+  EXPECT_EQ(*find_metric((*f)->upper_bounds, kDeleteFilePathFieldId), "/t/data/x.parquet");
+  EXPECT_EQ((*f)->lower_bound(kDeleteFilePosFieldId, Type::int64())->as_int64(), 3);
+  EXPECT_EQ((*f)->upper_bound(kDeleteFilePosFieldId, Type::int64())->as_int64(), 9);
+  EXPECT_TRUE((*f)->value_counts.empty());
   EXPECT_EQ(read_parquet_rows(io, dir.str() + "/d.parquet"),
             (std::vector<std::string>{R"(["/t/data/x.parquet",3])", R"(["/t/data/x.parquet",7])",
                                       R"(["/t/data/x.parquet",9])"}));

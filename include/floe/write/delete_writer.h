@@ -1,7 +1,8 @@
 // Delete files in Parquet or Avro (Iceberg spec, "Delete Formats"). PositionDeleteWriter
 // collects (data file path, position) pairs and writes them sorted by path then position, each
-// pair once, with the reserved columns file_path (2147483546) and pos (2147483545), full metrics
-// for both, and referenced_data_file when every row names one data file. EqualityDeleteWriter
+// pair once, with the reserved columns file_path (2147483546) and pos (2147483545). Their metrics
+// are Java's: column sizes, no counts, and bounds plus referenced_data_file only when every row
+// names one data file. EqualityDeleteWriter
 // writes rows of a delete schema (columns of the table schema) and records the equality field
 // ids. Both stamp the footer (Parquet key/value metadata, Avro file metadata) with delete-type
 // and, for equality deletes, delete-field-ids, as Java does.
@@ -45,8 +46,8 @@ Result<WriteOptions> delete_write_options(const TableMetadata& table);
 
 class PositionDeleteWriter {
  public:
-  // `options` supplies format, codecs and sizes; metrics are full for both columns (as in
-  // Java). The Parquet-only form writes Parquet.
+  // `options` supplies format, codecs and sizes (its metrics modes do not apply: see above).
+  // The Parquet-only form writes Parquet.
   PositionDeleteWriter(FileIOPtr io, std::string path, WriteOptions options, int32_t spec_id = 0,
                        std::vector<Literal> partition = {});
   PositionDeleteWriter(FileIOPtr io, std::string path, parquet::WriterOptions options,
