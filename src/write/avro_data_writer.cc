@@ -354,7 +354,7 @@ struct AvroDataWriter::Impl {
 
 Result<std::unique_ptr<AvroDataWriter>> AvroDataWriter::open(
     FileIOPtr io, std::string path, const Schema& schema, const MetricsConfig& metrics,
-    avro::ContainerWriterOptions container) {
+    avro::ContainerWriterOptions container, const std::map<std::string, std::string>& metadata) {
   for (const auto& f : schema.fields()) {
     if (!encodable(*f.type)) {
       return not_supported("Avro data file {}: column {} of type {} cannot be written to Avro",
@@ -367,9 +367,8 @@ Result<std::unique_ptr<AvroDataWriter>> AvroDataWriter::open(
   im.io = std::move(io);
   im.path = std::move(path);
   im.schema = std::make_shared<Schema>(schema);
-  std::map<std::string, std::string> meta;
-  im.writer =
-      std::make_unique<avro::ContainerWriter>(iceberg_avro_schema_json(schema), meta, container);
+  im.writer = std::make_unique<avro::ContainerWriter>(iceberg_avro_schema_json(schema), metadata,
+                                                      container);
   for (const auto& f : schema.fields()) im.collect_leaves(f, metrics);
   return w;
 }

@@ -215,19 +215,26 @@ parquet::WriterOptions with_iceberg_schema(parquet::WriterOptions o, const Schem
 
 Result<std::unique_ptr<FileAppender>> open_appender(FileIOPtr io, const std::string& path,
                                                     const Schema& schema,
-                                                    const WriteOptions& options) {
+                                                    const WriteOptions& options,
+                                                    std::vector<parquet::KeyValue> extra) {
   if (options.format == "avro") {
     avro::ContainerWriterOptions c;
     c.codec = options.avro_codec;
     c.level = options.avro_level;
-    auto w =
-        FLOE_TRY(AvroDataWriter::open(std::move(io), path, schema, options.parquet.metrics, c));
+    std::map<std::string, std::string> meta;
+    for (auto& kv : extra) meta[kv.key] = kv.value.value_or("");
+    auto w = FLOE_TRY(
+        AvroDataWriter::open(std::move(io), path, schema, options.parquet.metrics, c, meta));
     return std::unique_ptr<FileAppender>(new AvroAppender(std::move(w)));
   }
   if (options.format != "parquet") FLOE_TRY(file_extension(options.format));
-  auto w = FLOE_TRY(parquet::ParquetWriter::open(std::move(io), path, schema,
-                                                 with_iceberg_schema(options.parquet, schema)));
+  auto w = FLOE_TRY(parquet::ParquetWriter::open(
+      std::move(io), path, schema, with_iceberg_schema(options.parquet, schema, std::move(extra))));
   return std::unique_ptr<FileAppender>(new ParquetAppender(std::move(w)));
+}
+
+std::string manifest_format_name(const std::string& format) {
+  return format == "avro" ? "AVRO" : "PARQUET";
 }
 
 DataFile to_data_file(const DataFileMetrics& m, FileContent content, std::string path,
@@ -280,8 +287,8 @@ Status DataFileWriter::open_file() {
 Status DataFileWriter::close_file() {
   auto appender = std::move(appender_);
   DataFileMetrics m = FLOE_TRY(appender->close());
-  std::string format = options_.format == "avro" ? "AVRO" : "PARQUET";
-  DataFile f = to_data_file(m, FileContent::kData, current_path_, format, partition_, spec_id_);
+  DataFile f = to_data_file(m, FileContent::kData, current_path_,
+                            manifest_format_name(options_.format), partition_, spec_id_);
   f.sort_order_id = options_.sort_order_id;
   written_.push_back(std::move(f));
   return Status::OK();
@@ -397,8 +404,6 @@ Result<std::unique_ptr<TableWriter>> TableWriter::make(FileIOPtr io,
 
 TableWriter::~TableWriter() = default;
 
-namespace {
-
 // Distinguishes null from every value (partition_to_path does not: null and "null" share it).
 std::string partition_key(const std::vector<Literal>& values) {
   std::string key;
@@ -415,8 +420,6 @@ std::string partition_key(const std::vector<Literal>& values) {
   }
   return key;
 }
-
-}  // namespace
 
 Status TableWriter::retire_current() {
   for (auto& [key, w] : open_) {

@@ -46,6 +46,24 @@ inline constexpr std::string_view kParquetCompression = "write.parquet.compressi
 inline constexpr std::string_view kParquetCompressionDefault = "zstd";
 inline constexpr std::string_view kParquetCompressionLevel = "write.parquet.compression-level";
 
+// ---- Write: delete files (each falls back to the data-file property of the same name) ------
+// write.delete.format.default falls back to write.format.default.
+inline constexpr std::string_view kDeleteParquetRowGroupSizeBytes =
+    "write.delete.parquet.row-group-size-bytes";
+inline constexpr std::string_view kDeleteParquetPageSizeBytes =
+    "write.delete.parquet.page-size-bytes";
+inline constexpr std::string_view kDeleteParquetPageRowLimit =
+    "write.delete.parquet.page-row-limit";
+inline constexpr std::string_view kDeleteParquetDictSizeBytes =
+    "write.delete.parquet.dict-size-bytes";
+inline constexpr std::string_view kDeleteParquetCompression =
+    "write.delete.parquet.compression-codec";
+inline constexpr std::string_view kDeleteParquetCompressionLevel =
+    "write.delete.parquet.compression-level";
+inline constexpr std::string_view kDeleteAvroCompression = "write.delete.avro.compression-codec";
+inline constexpr std::string_view kDeleteAvroCompressionLevel =
+    "write.delete.avro.compression-level";
+
 // ---- Write: Avro --------------------------------------------------------------------------
 inline constexpr std::string_view kAvroCompression = "write.avro.compression-codec";
 inline constexpr std::string_view kAvroCompressionDefault = "gzip";
@@ -84,7 +102,9 @@ inline constexpr std::string_view kUpdateMode = "write.update.mode";
 inline constexpr std::string_view kMergeMode = "write.merge.mode";
 inline constexpr std::string_view kRowLevelModeDefault = "copy-on-write";
 inline constexpr std::string_view kDeleteGranularity = "write.delete.granularity";
-inline constexpr std::string_view kDeleteGranularityDefault = "partition";
+// Java's TableProperties constant said "partition", but Spark writes with "file" when the
+// property is unset since Iceberg 1.8 (one delete file per data file); floe follows Spark.
+inline constexpr std::string_view kDeleteGranularityDefault = "file";
 
 // ---- Write: snapshot summaries and metadata files -----------------------------------------
 inline constexpr std::string_view kWriteSummaryPartitionLimit = "write.summary.partition-limit";

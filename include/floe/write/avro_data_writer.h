@@ -7,6 +7,7 @@
 // footer statistics.
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -25,10 +26,11 @@ std::string iceberg_avro_schema_json(const Schema& schema);
 class AvroDataWriter {
  public:
   // `metrics` gives each column's metrics mode; the file is written with kCreateNew on close().
-  static Result<std::unique_ptr<AvroDataWriter>> open(FileIOPtr io, std::string path,
-                                                      const Schema& schema,
-                                                      const MetricsConfig& metrics,
-                                                      avro::ContainerWriterOptions container = {});
+  // `metadata` is added to the container's file metadata (e.g. delete-type of delete files).
+  static Result<std::unique_ptr<AvroDataWriter>> open(
+      FileIOPtr io, std::string path, const Schema& schema, const MetricsConfig& metrics,
+      avro::ContainerWriterOptions container = {},
+      const std::map<std::string, std::string>& metadata = {});
   ~AvroDataWriter();
 
   Status write(const ColumnBatch& batch);
