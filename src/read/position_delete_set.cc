@@ -158,17 +158,6 @@ Status parse_roaring32(Cursor& c, uint64_t high, int64_t limit, PositionDeleteSe
   return Status::OK();
 }
 
-void put_u16(std::string* s, uint16_t v) {
-  s->push_back(static_cast<char>(v & 0xFF));
-  s->push_back(static_cast<char>(v >> 8));
-}
-void put_u32(std::string* s, uint32_t v) {
-  for (int i = 0; i < 4; ++i) s->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-void put_u32_be(std::string* s, uint32_t v) {
-  for (int i = 3; i >= 0; --i) s->push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
-}
-
 }  // namespace
 
 Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out, int64_t limit) {
@@ -222,99 +211,6 @@ Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::stri
   Status s = parse_roaring64_portable(body.substr(4), &set, limit);
   if (!s.ok()) return s.with_context(std::string(what));
   return set;
-}
-
-std::string serialize_deletion_vector(const PositionDeleteSet& set) {
-  // Group positions by high 32 bits, then by 16-bit container key.
-  const auto& pos = set.positions();
-  std::string bitmap;
-  std::vector<std::pair<uint32_t, std::vector<uint32_t>>> groups;
-  for (int64_t p : pos) {
-    uint32_t hi = static_cast<uint32_t>(static_cast<uint64_t>(p) >> 32);
-    if (groups.empty() || groups.back().first != hi) groups.push_back({hi, {}});
-    groups.back().second.push_back(static_cast<uint32_t>(p));
-  }
-  uint64_t count = groups.size();
-  put_u32(&bitmap, static_cast<uint32_t>(count));
-  put_u32(&bitmap, static_cast<uint32_t>(count >> 32));
-  for (const auto& [hi, lows] : groups) {
-    put_u32(&bitmap, hi);
-    // Containers.
-    std::vector<std::pair<uint16_t, std::vector<uint16_t>>> containers;
-    for (uint32_t v : lows) {
-      uint16_t key = static_cast<uint16_t>(v >> 16);
-      if (containers.empty() || containers.back().first != key) containers.push_back({key, {}});
-      containers.back().second.push_back(static_cast<uint16_t>(v & 0xFFFF));
-    }
-    // Runs where they are smaller than arrays/bitmaps.
-    std::vector<std::vector<std::pair<uint16_t, uint16_t>>> runs(containers.size());
-    std::vector<bool> use_run(containers.size());
-    bool any_run = false;
-    for (size_t i = 0; i < containers.size(); ++i) {
-      const auto& vals = containers[i].second;
-      for (size_t k = 0; k < vals.size(); ++k) {
-        if (!runs[i].empty() &&
-            static_cast<uint32_t>(runs[i].back().first) + runs[i].back().second + 1 == vals[k]) {
-          ++runs[i].back().second;
-        } else {
-          runs[i].push_back({vals[k], 0});
-        }
-      }
-      size_t run_bytes = 2 + 4 * runs[i].size();
-      size_t other = vals.size() <= 4096 ? 2 * vals.size() : 8192;
-      use_run[i] = run_bytes < other;
-      any_run |= use_run[i];
-    }
-    uint32_t n = static_cast<uint32_t>(containers.size());
-    size_t cookie_pos = bitmap.size();  // offsets are relative to this 32-bit bitmap's start
-    if (any_run) {
-      put_u32(&bitmap, kCookieRuns | ((n - 1) << 16));
-      std::string flags((n + 7) / 8, '\0');
-      for (uint32_t i = 0; i < n; ++i) {
-        if (use_run[i]) flags[i / 8] = static_cast<char>(flags[i / 8] | (1 << (i % 8)));
-      }
-      bitmap += flags;
-    } else {
-      put_u32(&bitmap, kCookieNoRuns);
-      put_u32(&bitmap, n);
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-      put_u16(&bitmap, containers[i].first);
-      put_u16(&bitmap, static_cast<uint16_t>(containers[i].second.size() - 1));
-    }
-    std::vector<std::string> bodies(n);
-    for (uint32_t i = 0; i < n; ++i) {
-      std::string& b = bodies[i];
-      const auto& vals = containers[i].second;
-      if (use_run[i]) {
-        put_u16(&b, static_cast<uint16_t>(runs[i].size()));
-        for (const auto& [start, len] : runs[i]) {
-          put_u16(&b, start);
-          put_u16(&b, len);
-        }
-      } else if (vals.size() <= 4096) {
-        for (uint16_t v : vals) put_u16(&b, v);
-      } else {
-        std::string bits(8192, '\0');
-        for (uint16_t v : vals) bits[v / 8] = static_cast<char>(bits[v / 8] | (1 << (v % 8)));
-        b = bits;
-      }
-    }
-    if (!any_run || n >= 4) {
-      uint32_t rel = static_cast<uint32_t>(bitmap.size() + 4 * n - cookie_pos);
-      for (uint32_t i = 0; i < n; ++i) {
-        put_u32(&bitmap, rel);
-        rel += static_cast<uint32_t>(bodies[i].size());
-      }
-    }
-    for (const auto& b : bodies) bitmap += b;
-  }
-  std::string body = std::string("\xD1\xD3\x39\x64", 4) + bitmap;
-  std::string out;
-  put_u32_be(&out, static_cast<uint32_t>(body.size()));
-  out += body;
-  put_u32_be(&out, crc32(body));
-  return out;
 }
 
 }  // namespace floe

@@ -1,6 +1,7 @@
 #include "floe/write/delete_fanout.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "floe/columnar/kernels.h"
 #include "floe/read/position_delete_set.h"
@@ -113,6 +114,7 @@ Status PositionDeleteFanout::add(const DataFile& data_file, std::span<const int6
     d.spec_id = data_file.spec_id;
     d.partition = data_file.partition;
     d.partition_key = partition_key(data_file.partition);
+    d.record_count = data_file.record_count;
     it = by_path_.emplace(path, std::move(d)).first;
   } else if (it->second.spec_id != data_file.spec_id ||
              it->second.partition != data_file.partition) {
@@ -152,11 +154,13 @@ Status PositionDeleteFanout::set_existing_dv(const std::string& data_file_path,
 }
 
 Result<std::vector<int64_t>> PositionDeleteFanout::existing_positions(const std::string& path,
-                                                                      const DataFile& dv) const {
+                                                                      const DataFile& dv,
+                                                                      int64_t record_count) const {
   std::string what = fmt::format("deletion vector for {} in {}", path, dv.file_path);
   std::string blob = FLOE_TRY_CTX(
       io_->read_range(dv.file_path, *dv.content_offset, *dv.content_size_in_bytes), what);
-  PositionDeleteSet set = FLOE_TRY(parse_deletion_vector(blob, what));
+  PositionDeleteSet set = FLOE_TRY(parse_deletion_vector(
+      blob, what, record_count > 0 ? record_count : std::numeric_limits<int64_t>::max()));
   if (static_cast<int64_t>(set.cardinality()) != dv.record_count) {
     return invalid_data("{}: holds {} positions, its record_count says {}", what, set.cardinality(),
                         dv.record_count);
@@ -237,7 +241,8 @@ Status PositionDeleteFanout::write_deletion_vectors(Written* out) {
     if (d.positions.empty()) continue;
     auto existing = existing_dvs_.find(path);
     if (existing != existing_dvs_.end()) {
-      std::vector<int64_t> old = FLOE_TRY(existing_positions(path, existing->second));
+      std::vector<int64_t> old =
+          FLOE_TRY(existing_positions(path, existing->second, d.record_count));
       std::vector<int64_t> merged;
       merged.reserve(old.size() + d.positions.size());
       std::set_union(old.begin(), old.end(), d.positions.begin(), d.positions.end(),

@@ -49,8 +49,6 @@ Status parse_roaring64_portable(std::string_view bytes, PositionDeleteSet* out,
 Result<PositionDeleteSet> parse_deletion_vector(std::string_view blob, std::string_view what,
                                                 int64_t limit = INT64_MAX);
 
-// Serializes positions as a deletion-vector blob (the inverse of parse_deletion_vector), with
-// array, bitmap or run containers chosen by size as Java does.
-std::string serialize_deletion_vector(const PositionDeleteSet& positions);
+// Writing deletion vectors: include/floe/write/deletion_vector_writer.h.
 
 }  // namespace floe

@@ -78,10 +78,12 @@ class PositionDeleteFanout {
     int32_t spec_id = 0;
     std::vector<Literal> partition;
     std::string partition_key;
+    int64_t record_count = 0;  // of the data file; 0 when unknown
     std::vector<int64_t> positions;
   };
-  Result<std::vector<int64_t>> existing_positions(const std::string& path,
-                                                  const DataFile& dv) const;
+  // The positions of `dv`, none at or past the data file's `record_count` (when known).
+  Result<std::vector<int64_t>> existing_positions(const std::string& path, const DataFile& dv,
+                                                  int64_t record_count) const;
   Status write_position_files(Written* out);
   Status write_deletion_vectors(Written* out);
   Status write_group(const std::vector<const std::pair<const std::string, DataFileDeletes>*>& group,
