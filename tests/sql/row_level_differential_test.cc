@@ -233,11 +233,115 @@ TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Modes, RowLevelDifferential,
-                         ::testing::Values(Mode{"CopyOnWriteV2", "'format-version'='2'"}),
-                         [](const ::testing::TestParamInfo<Mode>& info) {
-                           return info.param.name;
-                         });
+// Runs `queries` in DuckDB (one connection); the rows of each, canonical and sorted.
+std::vector<std::vector<std::string>> duckdb_rows(const fs::path& dir,
+                                                  const std::vector<std::string>& queries) {
+  nlohmann::json list = queries;
+  std::ofstream(dir / "duck.json") << list.dump();
+  int rc = 0;
+  std::string out = test_support::run_command(
+      "cd " + test_support::shell_quote(oracle_dir()) + " && node sql_duckdb.mjs " +
+          test_support::shell_quote((dir / "duck.json").string()) + " 2>&1",
+      &rc);
+  EXPECT_EQ(rc, 0) << out;
+  std::vector<std::vector<std::string>> result(queries.size());
+  std::istringstream in(out);
+  std::string line;
+  size_t current = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("##Q ", 0) == 0) {
+      current = std::stoul(line.substr(4));
+    } else if (line.rfind("##ERROR ", 0) == 0) {
+      ADD_FAILURE() << "DuckDB: " << queries[current] << ": " << line;
+    } else if (line.rfind("##END", 0) != 0 && !line.empty()) {
+      result[current].push_back(canonical(line));
+    }
+  }
+  for (auto& r : result) std::sort(r.begin(), r.end());
+  return result;
+}
+
+// Independent readers agree with floe's merge-on-read output: DuckDB reads floe's data files
+// and drops the rows floe's position delete files name (an anti-join on file path and row
+// position), and python3-avro reads the delete manifests.
+TEST(RowLevelIndependentReaders, DuckDBAndPython3AvroReadFloesDeletes) {
+  test_support::TempDir dir("floe-row-level-readers");
+  SessionOptions options;
+  options.warehouse = dir.str() + "/wh";
+  Session session(options);
+  must(session, "CREATE NAMESPACE db");
+  must(session,
+       "CREATE TABLE db.t (id BIGINT, grp INT, name STRING) USING iceberg PARTITIONED BY (grp) "
+       "TBLPROPERTIES ('format-version'='2', 'write.delete.mode'='merge-on-read', "
+       "'write.update.mode'='merge-on-read')");
+  must(session, "INSERT INTO db.t SELECT id, CAST(id % 3 AS INT), 'n' FROM range(3000)");
+  must(session, "INSERT INTO db.t SELECT id, CAST(id % 3 AS INT), 'm' FROM range(3000, 4000)");
+  must(session, "DELETE FROM db.t WHERE id % 5 = 0");
+  must(session, "UPDATE db.t SET name = 'u' WHERE id % 7 = 0");
+  must(session, "DELETE FROM db.t WHERE id BETWEEN 100 AND 150");
+  auto quoted_paths = [&](const std::string& sql) {
+    std::string list;
+    for (const auto& r : rows(session, sql)) {
+      list += (list.empty() ? "" : ", ") + std::string("'") +
+              nlohmann::json::parse(r)[0].get<std::string>() + "'";
+    }
+    return "[" + list + "]";
+  };
+  std::string data = quoted_paths("SELECT file_path FROM db.t.files WHERE content = 0");
+  std::string deletes = quoted_paths("SELECT file_path FROM db.t.delete_files");
+  ASSERT_NE(deletes, "[]");
+  std::vector<std::string> floe;
+  for (const auto& r : rows(session, "SELECT id, grp, name FROM db.t"))
+    floe.push_back(canonical(r));
+  std::sort(floe.begin(), floe.end());
+  auto duck = duckdb_rows(
+      dir.path, {"SELECT d.id, d.grp, d.name FROM read_parquet(" + data +
+                 ", filename = true, file_row_number = true) d ANTI JOIN read_parquet(" + deletes +
+                 ") p ON d.filename = p.file_path AND d.file_row_number = p.pos"});
+  EXPECT_EQ(floe.size(), 4000u - 800u - 41u);  // 800 multiples of 5, 41 more in 100..150
+  EXPECT_EQ(duck[0], floe);
+
+  // The delete manifests as python3-avro reads them: content 1 entries, the snapshot's sequence
+  // number, and one referenced data file per position delete file (granularity file).
+  auto manifests =
+      rows(session, "SELECT path, added_snapshot_id FROM db.t.manifests WHERE content = 1");
+  ASSERT_FALSE(manifests.empty());
+  int64_t entries = 0;
+  for (const auto& m : manifests) {
+    auto row = nlohmann::json::parse(m);
+    int rc = 0;
+    std::string out = test_support::run_command(
+        "/usr/bin/python3 " + oracle_dir() + "/avro_dump.py " +
+            test_support::shell_quote(row[0].get<std::string>()) + " 2>&1",
+        &rc);
+    ASSERT_EQ(rc, 0) << out;
+    auto dump = nlohmann::json::parse(out);
+    EXPECT_EQ(dump["metadata"]["content"], "deletes");
+    for (const auto& e : dump["records"]) {
+      ++entries;
+      EXPECT_EQ(e["data_file"]["content"], 1);
+      // Added entries inherit the manifest's sequence number (null); others carry theirs.
+      EXPECT_TRUE(e["sequence_number"].is_null() || e["sequence_number"].get<int64_t>() > 2)
+          << e.dump();
+      std::string referenced = e["data_file"]["referenced_data_file"].get<std::string>();
+      EXPECT_NE(data.find("'" + referenced + "'"), std::string::npos) << referenced;
+    }
+  }
+  EXPECT_EQ(entries, static_cast<int64_t>(rows(session, "SELECT 1 FROM db.t.delete_files").size()));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Modes, RowLevelDifferential,
+    ::testing::Values(Mode{"CopyOnWriteV2", "'format-version'='2'"},
+                      Mode{"MergeOnReadV2",
+                           "'format-version'='2', 'write.delete.mode'='merge-on-read', "
+                           "'write.update.mode'='merge-on-read', "
+                           "'write.merge.mode'='merge-on-read'"},
+                      Mode{"MergeOnReadV3",
+                           "'format-version'='3', 'write.delete.mode'='merge-on-read', "
+                           "'write.update.mode'='merge-on-read', "
+                           "'write.merge.mode'='merge-on-read'"}),
+    [](const ::testing::TestParamInfo<Mode>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace floe::sql

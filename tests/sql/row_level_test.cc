@@ -241,5 +241,146 @@ TEST_F(RowLevel, TimeTravelSeesEveryEarlierVersion) {
   }
 }
 
+TEST_F(RowLevel, MergeOnReadDeleteOnV2WritesPositionDeleteFiles) {
+  make_orders("'format-version'='2', 'write.delete.mode'='merge-on-read'");
+  auto before = data_files();
+  auto out = must(s(), "DELETE FROM db.t WHERE id IN (2, 3, 6)");
+  ASSERT_EQ(out.messages.size(), 1u);
+  EXPECT_NE(out.messages[0].find("2 delete files written"), std::string::npos) << out.messages[0];
+  EXPECT_EQ(ids(), strs({1, 4, 5, 7, 8, 9, 10, 11, 12}));
+  EXPECT_EQ(last_operation(), "[\"delete\"]");
+  EXPECT_EQ(summary("added-position-delete-files"), "[\"2\"]");
+  EXPECT_EQ(summary("added-delete-files"), "[\"2\"]");
+  EXPECT_EQ(summary("added-position-deletes"), "[\"3\"]");
+  EXPECT_EQ(summary("total-position-deletes"), "[\"3\"]");
+  EXPECT_EQ(summary("added-data-files"), "[null]");
+  // No data file is touched: the files of the table are the old ones plus two delete files.
+  auto now = data_files();
+  for (const auto& f : before) EXPECT_TRUE(now.count(f)) << f;
+  EXPECT_EQ(now.size(), before.size() + 2);
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t.files WHERE content = 0"),
+            (std::vector<std::string>{"[3]"}));
+  // One file per data file (granularity file), in Parquet, holding its positions.
+  auto deletes = rows(s(),
+                      "SELECT content, file_format, record_count, partition.cat FROM "
+                      "db.t.delete_files ORDER BY partition.cat");
+  EXPECT_EQ(deletes,
+            (std::vector<std::string>{"[1,\"PARQUET\",2,\"a\"]", "[1,\"PARQUET\",1,\"b\"]"}));
+  // A second delete adds another file for partition a; reads apply both.
+  must(s(), "DELETE FROM db.t WHERE id = 1");
+  EXPECT_EQ(ids(), strs({4, 5, 7, 8, 9, 10, 11, 12}));
+  EXPECT_EQ(summary("total-delete-files"), "[\"3\"]");
+  EXPECT_EQ(summary("total-position-deletes"), "[\"4\"]");
+}
+
+TEST_F(RowLevel, MergeOnReadOnV3WritesOneDeletionVectorPerDataFile) {
+  make_orders("'format-version'='3', 'write.delete.mode'='merge-on-read'");
+  must(s(), "DELETE FROM db.t WHERE id IN (2, 6)");
+  EXPECT_EQ(summary("added-dvs"), "[\"2\"]");
+  EXPECT_EQ(summary("added-position-deletes"), "[\"2\"]");
+  auto dvs = rows(s(),
+                  "SELECT file_format, record_count, referenced_data_file IS NOT NULL, "
+                  "content_offset IS NOT NULL, content_size_in_bytes > 0 FROM db.t.delete_files "
+                  "ORDER BY partition.cat");
+  EXPECT_EQ(dvs, (std::vector<std::string>{"[\"PUFFIN\",1,true,true,true]",
+                                           "[\"PUFFIN\",1,true,true,true]"}));
+  // A new delete on a file with a vector writes the union and removes the old one.
+  must(s(), "DELETE FROM db.t WHERE id = 3");
+  EXPECT_EQ(summary("added-dvs"), "[\"1\"]");
+  EXPECT_EQ(summary("removed-dvs"), "[\"1\"]");
+  EXPECT_EQ(rows(s(), "SELECT record_count FROM db.t.delete_files ORDER BY partition.cat"),
+            (std::vector<std::string>{"[2]", "[1]"}));
+  EXPECT_EQ(ids(), strs({1, 4, 5, 7, 8, 9, 10, 11, 12}));
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t.delete_files WHERE file_format = 'PARQUET'"),
+            (std::vector<std::string>{"[0]"}));
+}
+
+TEST_F(RowLevel, MergeOnReadUpdateAndMergeAddRowsAndDeletes) {
+  make_orders(
+      "'format-version'='2', 'write.update.mode'='merge-on-read', "
+      "'write.merge.mode'='merge-on-read'");
+  auto before = data_files();
+  must(s(), "UPDATE db.t SET v = -v WHERE id IN (1, 5)");
+  EXPECT_EQ(last_operation(), "[\"overwrite\"]");
+  EXPECT_EQ(summary("added-position-deletes"), "[\"2\"]");
+  EXPECT_EQ(summary("added-records"), "[\"2\"]");
+  EXPECT_EQ(rows(s(), "SELECT id, v FROM db.t WHERE id IN (1, 2, 5) ORDER BY id"),
+            (std::vector<std::string>{"[1,-1]", "[2,2]", "[5,-5]"}));
+  must(s(),
+       "MERGE INTO db.t t USING (SELECT 2 AS id, 'a' AS cat, 20.0 AS v UNION ALL "
+       "SELECT 3, 'a', 0.0 UNION ALL SELECT 40, 'd', 40.0) s ON t.id = s.id "
+       "WHEN MATCHED AND s.v = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v "
+       "WHEN NOT MATCHED THEN INSERT *");
+  EXPECT_EQ(rows(s(), "SELECT id, v FROM db.t WHERE id IN (2, 3, 40) ORDER BY id"),
+            (std::vector<std::string>{"[2,20]", "[40,40]"}));
+  for (const auto& f : before) EXPECT_TRUE(data_files().count(f)) << f;
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t"), (std::vector<std::string>{"[12]"}));
+}
+
+TEST_F(RowLevel, MergeOnReadDeleteOfWholeFilesRemovesThemAndTheirDeletes) {
+  make_orders("'format-version'='3', 'write.delete.mode'='merge-on-read'");
+  must(s(), "DELETE FROM db.t WHERE id = 9");
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t.delete_files"), (std::vector<std::string>{"[1]"}));
+  // Every row of partition c goes: the file is removed whole, with its deletion vector.
+  must(s(), "DELETE FROM db.t WHERE cat = 'c'");
+  EXPECT_EQ(ids(), strs({1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(summary("deleted-data-files"), "[\"1\"]");
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t.delete_files"), (std::vector<std::string>{"[0]"}));
+}
+
+// Lesson B's orders table: 1,000,000 orders over 30 days, partitioned by days(event_ts), deletes
+// in merge-on-read mode. A customer's 40 orders are consecutive, so they fall on one day.
+TEST_F(RowLevel, LessonOrdersMergeOnReadDeletes) {
+  must(s(),
+       "CREATE TABLE db.orders (order_id BIGINT, customer_id BIGINT, status STRING, "
+       "event_ts TIMESTAMP) USING iceberg PARTITIONED BY (days(event_ts)) TBLPROPERTIES "
+       "('format-version'='2', 'write.delete.mode'='merge-on-read')");
+  must(s(),
+       "INSERT INTO db.orders SELECT id, CAST(id / 40 AS BIGINT), "
+       "CASE WHEN id % 7 = 0 THEN 'cancelled' ELSE 'paid' END, "
+       "CAST(1767225600 + id * 2.592 AS TIMESTAMP) FROM range(1000000)");
+  auto data_before =
+      rows(s(), "SELECT file_path FROM db.orders.files WHERE content = 0 ORDER BY file_path");
+  EXPECT_EQ(data_before.size(), 30u);
+  const std::string where = "status = 'cancelled' AND customer_id = 12345";
+  auto matched = rows(s(), "SELECT count(*) FROM db.orders WHERE " + where);
+  ASSERT_EQ(matched, (std::vector<std::string>{"[6]"}));
+  must(s(), "DELETE FROM db.orders WHERE " + where);
+  auto last = [&](const std::string& key) {
+    return rows(s(), "SELECT summary['" + key +
+                         "'] FROM db.orders.snapshots ORDER BY committed_at DESC LIMIT 1")[0];
+  };
+  EXPECT_EQ(last("added-delete-files"), "[\"1\"]");
+  EXPECT_EQ(last("added-position-delete-files"), "[\"1\"]");
+  EXPECT_EQ(last("added-position-deletes"), "[\"6\"]");
+  EXPECT_EQ(
+      rows(s(), "SELECT operation FROM db.orders.snapshots ORDER BY committed_at DESC LIMIT 1"),
+      (std::vector<std::string>{"[\"delete\"]"}));
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.orders WHERE " + where),
+            (std::vector<std::string>{"[0]"}));
+  EXPECT_EQ(rows(s(), "SELECT file_path FROM db.orders.files WHERE content = 0 ORDER BY file_path"),
+            data_before);
+  // 25 point deletes on the same day: 25 more position delete files on that day's data file.
+  auto day = rows(s(), "SELECT DISTINCT partition FROM db.orders.delete_files");
+  ASSERT_EQ(day.size(), 1u);
+  for (int k = 0; k < 25; ++k) {
+    must(s(), "DELETE FROM db.orders WHERE order_id = " + std::to_string(493000 + 7 * k + 1));
+  }
+  EXPECT_EQ(rows(s(), "SELECT DISTINCT partition FROM db.orders.delete_files"), day);
+  EXPECT_EQ(rows(s(),
+                 "SELECT count(*), sum(record_count) FROM db.orders.delete_files "
+                 "WHERE content = 1"),
+            (std::vector<std::string>{"[26,31]"}));
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.orders"), (std::vector<std::string>{"[999969]"}));
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.orders WHERE order_id BETWEEN 493000 AND 493200"),
+            (std::vector<std::string>{"[176]"}));
+  // Time travel before the first delete sees every row.
+  auto first =
+      rows(s(), "SELECT snapshot_id FROM db.orders.snapshots ORDER BY committed_at LIMIT 1");
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.orders VERSION AS OF " +
+                          first[0].substr(1, first[0].size() - 2)),
+            (std::vector<std::string>{"[1000000]"}));
+}
+
 }  // namespace
 }  // namespace floe::sql
