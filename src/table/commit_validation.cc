@@ -55,12 +55,10 @@ Result<std::vector<const Snapshot*>> history_since(const TableMetadata& base,
 
 // Calls `fn` for each entry with `status` that a snapshot of `history` whose operation is one of
 // `operations` wrote itself, in the manifests of `content` it added.
-using ChangeFn =
-    std::function<Status(const Snapshot&, const PartitionSpec&, const ManifestEntry&)>;
+using ChangeFn = std::function<Status(const Snapshot&, const PartitionSpec&, const ManifestEntry&)>;
 Status for_each_change(FileIO& io, const TableMetadata& base,
-                       const std::vector<const Snapshot*>& history,
-                       Operations operations, ManifestContent content,
-                       ManifestEntryStatus status, const ChangeFn& fn) {
+                       const std::vector<const Snapshot*>& history, Operations operations,
+                       ManifestContent content, ManifestEntryStatus status, const ChangeFn& fn) {
   for (const Snapshot* s : history) {
     std::string op = s->operation();
     if (std::find(operations.begin(), operations.end(), op) == operations.end()) continue;
@@ -152,8 +150,8 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
     }
     for (const auto& [key, f] : removed_deletes_) {
       if (f.content == FileContent::kData) {
-        return invalid_argument("cannot remove '{}' as deletes: it is a data file (use remove_rows)",
-                                f.file_path);
+        return invalid_argument(
+            "cannot remove '{}' as deletes: it is a data file (use remove_rows)", f.file_path);
       }
     }
     // Java validateNoConflictingFileAndPositionDeletes: a data file this delta removes cannot
@@ -240,8 +238,8 @@ Status SnapshotProducer::validate_no_conflicting_data(const TableMetadata& base,
       }));
   if (conflicts.empty()) return Status::OK();
   return make_error(ErrorKind::kCommitConflict,
-                    "Found conflicting files that can contain records matching {}: {}",
-                    description, conflict_list(conflicts));
+                    "Found conflicting files that can contain records matching {}: {}", description,
+                    conflict_list(conflicts));
 }
 
 // Java validateDataFilesExist: the data files the new deletes refer to were not removed since
@@ -331,8 +329,7 @@ Status SnapshotProducer::validate_no_new_deletes_for_data_files(const TableMetad
 // Java validateNoNewDeleteFiles: no delete file added since the starting snapshot may apply to
 // rows matching the filter (none: every new delete file conflicts).
 Status SnapshotProducer::validate_no_new_delete_files(const TableMetadata& base,
-                                                      const Snapshot* parent,
-                                                      ExprPtr filter_expr) {
+                                                      const Snapshot* parent, ExprPtr filter_expr) {
   if (!parent || base.format_version < 2) return Status::OK();
   auto schema = FLOE_TRY(current_schema(base));
   auto filter = FLOE_TRY(FileFilter::make(filter_expr, schema, case_sensitive_));

@@ -102,9 +102,10 @@ Status SnapshotProducer::check_delete_file(const TableMetadata& base, const Part
       return invalid_argument("deletion vector {} has no referenced_data_file", describe_delete(f));
     }
     if (!f.content_offset || !f.content_size_in_bytes) {
-      return invalid_argument("deletion vector in '{}' for {} needs content_offset and "
-                              "content_size_in_bytes",
-                              f.file_path, *f.referenced_data_file);
+      return invalid_argument(
+          "deletion vector in '{}' for {} needs content_offset and "
+          "content_size_in_bytes",
+          f.file_path, *f.referenced_data_file);
     }
   }
   return Status::OK();
