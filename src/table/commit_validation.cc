@@ -33,6 +33,7 @@ constexpr std::string_view kRemovesData[] = {"overwrite", "replace", "delete"};
 constexpr std::string_view kRemovesDataSkipDeletes[] = {"overwrite", "replace"};
 constexpr std::string_view kAddsDeletes[] = {"overwrite", "delete"};
 constexpr std::string_view kAddsDvs[] = {"overwrite", "delete", "replace"};
+constexpr std::string_view kAnyOperation[] = {"append", "overwrite", "replace", "delete"};
 
 // The snapshots of the branch after `from` (every ancestor when unset), newest first.
 Result<std::vector<const Snapshot*>> history_since(const TableMetadata& base,
@@ -378,6 +379,22 @@ Status SnapshotProducer::validate_added_dvs(const TableMetadata& base, const Sna
   if (conflicts.empty()) return Status::OK();
   return make_error(ErrorKind::kCommitConflict, "Found concurrently added DV for {}",
                     fmt::join(conflicts, "; "));
+}
+
+std::string SnapshotProducer::removed_by(const TableMetadata& base, ManifestContent content,
+                                         const DeleteKey& file) {
+  std::optional<int64_t> from = validate_from_ ? validate_from_ : first_parent_id_;
+  auto history = history_since(base, branch_head(base, branch_), from, branch_);
+  if (!history.ok()) return "";
+  std::optional<int64_t> remover;
+  auto found = for_each_change(
+      *io_, base, *history, kAnyOperation, content, ManifestEntryStatus::kDeleted,
+      [&](const Snapshot& s, const PartitionSpec&, const ManifestEntry& e) -> Status {
+        if (!remover && delete_key(e.data_file) == file) remover = s.snapshot_id;
+        return Status::OK();
+      });
+  if (!found.ok() || !remover) return "";
+  return fmt::format(" (removed by snapshot {})", *remover);
 }
 
 }  // namespace floe

@@ -158,9 +158,10 @@ Result<bool> SnapshotProducer::should_read_delete_manifest(Context& ctx, const P
     return true;
   }
   if (ctx.replaced_all.count(id)) return true;
-  auto type = FLOE_TRY(spec.partition_type(*ctx.schema));
+  // A spec whose source columns the current schema lost has no partition type: read.
+  auto type = spec.partition_type(*ctx.schema);
   auto may = [&](const DataFile& f) {
-    return f.spec_id == id && may_hold_partition(manifest, *type, f.partition);
+    return f.spec_id == id && (!type.ok() || may_hold_partition(manifest, **type, f.partition));
   };
   for (const auto& [key, f] : removed_deletes_) {
     if (may(f)) return true;
@@ -314,7 +315,9 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_delete_manifests(
   if (fail_missing_deletes_) {
     std::vector<std::string> missing;
     for (const auto& [key, f] : removed_deletes_) {
-      if (!ctx.found_deletes.count(key)) missing.push_back(describe_delete(f));
+      if (!ctx.found_deletes.count(key)) {
+        missing.push_back(describe_delete(f) + removed_by(base, ManifestContent::kDeletes, key));
+      }
     }
     if (!missing.empty()) {
       return make_error(ErrorKind::kCommitConflict, "Missing required delete files to remove: {}",

@@ -223,7 +223,9 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
   if (fail_missing_deletes_) {
     std::vector<std::string> missing;
     for (const auto& p : delete_paths_) {
-      if (!ctx.found_paths.count(p)) missing.push_back(p);
+      if (!ctx.found_paths.count(p)) {
+        missing.push_back(p + removed_by(base, ManifestContent::kData, {p, -1}));
+      }
     }
     if (!missing.empty()) {
       return make_error(ErrorKind::kCommitConflict, "Missing required files to delete: {}",
@@ -297,14 +299,15 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
     }
   }
   deletes = FLOE_TRY(filter_delete_manifests(ctx, std::move(deletes)));
-  // Manifests without live files are not carried (Java keeps only those with live files or
-  // written by this commit), then each content is merged on its own.
-  auto keep = [&](const ManifestFile& m) {
-    return m.added_files_count.value_or(1) > 0 || m.existing_files_count.value_or(1) > 0 ||
-           m.added_snapshot_id == *snapshot_id_;
+  // Manifests without live files are not carried (Java's merging producers keep only those with
+  // live files or written by this commit; a fast append carries every manifest), then each
+  // content is merged on its own.
+  auto drop = [&](const ManifestFile& m) {
+    return kind_ != ProducerKind::kFastAppend && m.added_files_count == 0 &&
+           m.existing_files_count == 0 && m.added_snapshot_id != *snapshot_id_;
   };
-  std::erase_if(data, [&](const ManifestFile& m) { return !keep(m); });
-  std::erase_if(deletes, [&](const ManifestFile& m) { return !keep(m); });
+  std::erase_if(data, drop);
+  std::erase_if(deletes, drop);
   std::vector<ManifestFile> manifests = added;
   manifests.insert(manifests.end(), data.begin(), data.end());
   manifests = FLOE_TRY(merge_manifests(ctx, std::move(manifests), added.size()));

@@ -179,6 +179,10 @@ class SnapshotProducer : public PendingUpdate {
   Status validate_no_new_delete_files(const TableMetadata& base, const Snapshot* parent,
                                       ExprPtr filter);
   Status validate_added_dvs(const TableMetadata& base, const Snapshot* parent);
+  // " (removed by snapshot N)" when a snapshot since the update's start removed the file, else
+  // "" (for errors about files that must be live).
+  std::string removed_by(const TableMetadata& base, ManifestContent content,
+                         const internal::DeleteKey& file);
   std::string operation() const;
 
   std::string commit_uuid_;

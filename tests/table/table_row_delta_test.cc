@@ -588,10 +588,14 @@ TEST_F(RowDeltaTest, ValidateDeletedFilesNeedsTheRemovedFilesLive) {
                .validate_deleted_files()
                .commit();
   EXPECT_EQ(s.kind(), ErrorKind::kCommitConflict);
-  EXPECT_NE(s.message().find(p1.file_path), std::string::npos) << s.to_string();
+  EXPECT_NE(s.message().find(p1.file_path + fmt::format(" (removed by snapshot {})", after)),
+            std::string::npos)
+      << s.to_string();
   s = stale2->new_row_delta().remove_rows(a).validate_deleted_files().commit();
   EXPECT_EQ(s.kind(), ErrorKind::kCommitConflict);
-  EXPECT_NE(s.message().find(a.file_path), std::string::npos) << s.to_string();
+  EXPECT_NE(s.message().find(a.file_path + fmt::format(" (removed by snapshot {})", after)),
+            std::string::npos)
+      << s.to_string();
   EXPECT_EQ(head(*must(Table::load(catalog, id))), after);
   // Without the validation, removing what is gone already is a no-op.
   ASSERT_OK(stale3->new_row_delta()
