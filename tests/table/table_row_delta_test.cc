@@ -612,12 +612,22 @@ TEST_F(RowDeltaTest, ValidateNoConflictingDataFiles) {
   ASSERT_OK(t->new_append().append_file(file("a", "x", 10)).commit());
   int64_t start = head(*t);
   auto stale = must(Table::load(catalog, id));
-  // Independent: data added in y while the delta's filter reads x.
+  // Independent: data added in y while the delta's filter reads x (names matched without case
+  // when asked to).
   ASSERT_OK(t->new_append().append_file(file("y1", "y", 1)).commit());
+  auto upper = make_predicate(Operation::kEq, "CATEGORY", {Literal::string("x")});
+  auto s = stale->new_row_delta()
+               .add_deletes(eq_delete("e1", "x", 1))
+               .validate_from_snapshot(start)
+               .conflict_detection_filter(upper)
+               .validate_no_conflicting_data_files()
+               .commit();
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument) << s.to_string();
   ASSERT_OK(stale->new_row_delta()
                 .add_deletes(eq_delete("e1", "x", 1))
                 .validate_from_snapshot(start)
-                .conflict_detection_filter(category_is("x"))
+                .conflict_detection_filter(upper)
+                .case_sensitive(false)
                 .validate_no_conflicting_data_files()
                 .commit());
 
@@ -626,12 +636,12 @@ TEST_F(RowDeltaTest, ValidateNoConflictingDataFiles) {
   stale = must(Table::load(catalog, id));
   ASSERT_OK(t->new_append().append_file(file("x2", "x", 1)).commit());
   int64_t adder = head(*t);
-  auto s = stale->new_row_delta()
-               .add_deletes(eq_delete("e2", "x", 1))
-               .validate_from_snapshot(start)
-               .conflict_detection_filter(category_is("x"))
-               .validate_no_conflicting_data_files()
-               .commit();
+  s = stale->new_row_delta()
+          .add_deletes(eq_delete("e2", "x", 1))
+          .validate_from_snapshot(start)
+          .conflict_detection_filter(category_is("x"))
+          .validate_no_conflicting_data_files()
+          .commit();
   EXPECT_EQ(s.kind(), ErrorKind::kCommitConflict);
   EXPECT_NE(s.message().find("x2.parquet"), std::string::npos) << s.to_string();
   EXPECT_NE(s.message().find(std::to_string(adder)), std::string::npos);
