@@ -325,7 +325,8 @@ Status check_schema(const RowLevelTarget& target, const IcebergScanNode& scan) {
 
 void count_removed(const RowLevelChanges& changes, int64_t* rows) {
   for (const auto& [path, f] : changes.files) {
-    *rows += f.whole ? f.file->record_count : static_cast<int64_t>(f.positions.size());
+    *rows += f.whole ? f.file->record_count - f.deleted_before
+                     : static_cast<int64_t>(f.positions.size());
   }
 }
 
@@ -386,13 +387,24 @@ Status run_delete(WriteContext& ctx, const ast::DeleteStatement& s) {
       ExprPtr bound = FLOE_TRY(bind_expression(full, ts.scan->schema(), false));
       StrictMetricsEvaluator strict(bound);
       for (auto& [path, f] : changes.files) {
-        bool residual_true = true, has_deletes = false;
+        bool residual_true = true, countable = true;
         for (const FileScanTask* t : f.tasks) {
           residual_true = residual_true && (!t->residual || t->residual->op() == Operation::kTrue);
-          has_deletes = has_deletes || !t->deletes.empty();
         }
-        // A file with deletes is read so that the rows counted are the live ones.
-        f.whole = !has_deletes && (residual_true || strict.must_match(*f.file));
+        // The rows counted must be the live ones: a file whose deletes are all its own (a
+        // deletion vector, position delete files scoped to it, which name live rows only) has
+        // record_count minus theirs; a file with deletes shared with others is read.
+        int64_t deleted_before = 0;
+        if (!f.tasks.empty()) {
+          for (const DeleteFilePtr& d : f.tasks.front()->deletes) {
+            bool own =
+                d->content() == FileContent::kPositionDeletes && d->scoped_data_file() == path;
+            countable = countable && own;
+            if (own) deleted_before += d->record_count();
+          }
+        }
+        f.whole = countable && (residual_true || strict.must_match(*f.file));
+        if (f.whole) f.deleted_before = deleted_before;
       }
       ts.scan->set_task_filter(
           [&changes](const FileScanTask& t) { return !changes.files.at(t.file->file_path).whole; });

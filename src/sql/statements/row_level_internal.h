@@ -47,6 +47,7 @@ struct ChangedFile {
   std::vector<const FileScanTask*> tasks;  // every split of the file, with its delete files
   std::vector<int64_t> positions;          // removed rows (deleted or given a new version)
   bool whole = false;                      // every row goes, decided without reading
+  int64_t deleted_before = 0;              // whole: rows its own delete files deleted
 };
 
 // What the first half found.

@@ -9,6 +9,7 @@
 #include "floe/spec/metadata_columns.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/util/thread_pool.h"
+#include "floe/write/delete_fanout.h"
 #include "sql/statements/row_level_internal.h"
 #include "sql/statements/table_write_internal.h"
 
@@ -90,8 +91,69 @@ Status commit_copy_on_write(const RowLevelTarget& target, const RowLevelChanges&
   if (scanned) overwrite.validate_from_snapshot(scanned->snapshot_id);
   if (changes.conflict_filter) overwrite.conflict_detection_filter(changes.conflict_filter);
   if (target.serializable) overwrite.validate_no_conflicting_data();
+  overwrite.validate_no_conflicting_deletes();
   overwrite.case_sensitive(false);
   return overwrite.commit();
+}
+
+// Files that go whole and nothing else (Spark's metadata-only delete, in either mode): a
+// delete by path. Deletes added to them concurrently go with them; a file removed or rewritten
+// concurrently (its rows may live on in another file) fails the statement.
+Status commit_whole_files(const RowLevelTarget& target, const std::vector<ChangedFile*>& removed) {
+  DeleteFiles del = target.table->new_delete();
+  stamp_engine(del);
+  if (target.branch) del.to_branch(*target.branch);
+  for (const ChangedFile* f : removed) del.delete_file(f->file->file_path);
+  del.validate_files_exist();
+  return del.commit();
+}
+
+// Merge-on-read: the removed positions of each changed file as position delete files (v2) or
+// deletion vectors (v3; a file's existing vector is merged into its new one and replaced).
+Result<PositionDeleteFanout::Written> write_position_deletes(
+    const RowLevelTarget& target, const std::vector<ChangedFile*>& changed,
+    std::unique_ptr<PositionDeleteFanout>* fanout) {
+  const TableMetadata& table = *target.table->metadata();
+  *fanout = FLOE_TRY(PositionDeleteFanout::make(target.table->io(), table));
+  for (ChangedFile* f : changed) {
+    FLOE_TRY((*fanout)->add(*f->file, f->positions));
+    if (table.format_version < 3) continue;
+    for (const FileScanTask* t : f->tasks) {
+      for (const DeleteFilePtr& d : t->deletes) {
+        if (d->content_offset() && d->referenced_data_file() == f->file->file_path) {
+          FLOE_TRY((*fanout)->set_existing_dv(f->file->file_path, d->to_data_file()));
+        }
+      }
+      break;  // every split of a file has the same deletes
+    }
+  }
+  return (*fanout)->close();
+}
+
+// Java's SparkPositionDeltaWrite: the row delta validated against commits since the scanned
+// snapshot; deletes added concurrently to the same rows conflict at either isolation level.
+Status commit_merge_on_read(const RowLevelTarget& target, const RowLevelChanges& changes,
+                            const std::vector<ChangedFile*>& removed,
+                            const std::vector<ChangedFile*>& changed,
+                            PositionDeleteFanout::Written deletes, std::vector<DataFile> added,
+                            const Snapshot* scanned) {
+  RowDelta delta = target.table->new_row_delta();
+  stamp_engine(delta);
+  if (target.branch) delta.to_branch(*target.branch);
+  for (const ChangedFile* f : removed) delta.remove_rows(*f->file);
+  for (auto& f : added) delta.add_rows(std::move(f));
+  for (auto& d : deletes.delete_files) delta.add_deletes(std::move(d));
+  for (auto& d : deletes.replaced_dvs) delta.remove_deletes(std::move(d));
+  std::vector<std::string> referenced;
+  for (const ChangedFile* f : changed) referenced.push_back(f->file->file_path);
+  delta.validate_data_files_exist(std::move(referenced));
+  if (scanned) delta.validate_from_snapshot(scanned->snapshot_id);
+  if (changes.conflict_filter) delta.conflict_detection_filter(changes.conflict_filter);
+  delta.validate_deleted_files();
+  if (target.serializable) delta.validate_no_conflicting_data_files();
+  delta.validate_no_conflicting_delete_files();
+  delta.case_sensitive(false);
+  return delta.commit();
 }
 
 }  // namespace
@@ -116,7 +178,11 @@ Result<RowLevelResult> apply_row_level_change(WriteContext& ctx, const RowLevelT
   }
   const Snapshot* scanned = changes.scan->scan().snapshot();
   Status status;
-  if (target.mode == RowLevelMode::kCopyOnWrite) {
+  if (rewrite.empty() && changes.writer->rows_written() == 0) {
+    FLOE_TRY(changes.writer->abort());
+    status = commit_whole_files(target, removed);
+    result.removed_files = static_cast<int64_t>(removed.size());
+  } else if (target.mode == RowLevelMode::kCopyOnWrite) {
     status = rewrite_files(ctx, changes, rewrite);
     std::vector<DataFile> added;
     if (status.ok()) {
@@ -136,7 +202,29 @@ Result<RowLevelResult> apply_row_level_change(WriteContext& ctx, const RowLevelT
     result.removed_files = static_cast<int64_t>(removed.size());
     result.rewritten_files = static_cast<int64_t>(rewrite.size());
   } else {
-    status = not_supported("{} in merge-on-read mode is not supported yet", operation);
+    std::unique_ptr<PositionDeleteFanout> fanout;
+    auto deletes = write_position_deletes(target, rewrite, &fanout);
+    std::vector<DataFile> added;
+    if (deletes.ok()) {
+      auto files = changes.writer->close();
+      if (files.ok()) {
+        added = std::move(*files);
+      } else {
+        status = files.status();
+      }
+    } else {
+      status = deletes.status();
+    }
+    if (status.ok()) {
+      result.data_files = static_cast<int64_t>(added.size());
+      result.delete_files = static_cast<int64_t>(deletes->delete_files.size());
+      status = commit_merge_on_read(target, changes, removed, rewrite, std::move(*deletes),
+                                    std::move(added), scanned);
+    }
+    if (!status.ok() && fanout && status.kind() != ErrorKind::kCommitStateUnknown) {
+      (void)fanout->abort();
+    }
+    result.removed_files = static_cast<int64_t>(removed.size());
   }
   if (!status.ok()) {
     if (status.kind() != ErrorKind::kCommitStateUnknown) (void)changes.writer->abort();
