@@ -273,6 +273,22 @@ TEST_F(RowLevel, MergeOnReadDeleteOnV2WritesPositionDeleteFiles) {
   EXPECT_EQ(summary("total-position-deletes"), "[\"4\"]");
 }
 
+TEST_F(RowLevel, MergeOnReadDeleteFormatAndGranularityFollowTheTable) {
+  make_orders(
+      "'format-version'='2', 'write.delete.mode'='merge-on-read', "
+      "'write.delete.format.default'='avro'");
+  // Two data files in partition a, so granularity decides how many delete files it gets.
+  must(s(), "INSERT INTO db.t VALUES (13, 'a', 13.0), (14, 'a', 14.0)");
+  must(s(), "DELETE FROM db.t WHERE id IN (1, 13)");
+  EXPECT_EQ(rows(s(), "SELECT file_format, record_count FROM db.t.delete_files"),
+            (std::vector<std::string>{"[\"AVRO\",1]", "[\"AVRO\",1]"}));
+  must(s(), "ALTER TABLE db.t SET TBLPROPERTIES ('write.delete.granularity'='partition')");
+  must(s(), "DELETE FROM db.t WHERE id IN (2, 14)");
+  EXPECT_EQ(summary("added-position-delete-files"), "[\"1\"]");
+  EXPECT_EQ(summary("added-position-deletes"), "[\"2\"]");
+  EXPECT_EQ(ids(), strs({3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+}
+
 TEST_F(RowLevel, MergeOnReadOnV3WritesOneDeletionVectorPerDataFile) {
   make_orders("'format-version'='3', 'write.delete.mode'='merge-on-read'");
   must(s(), "DELETE FROM db.t WHERE id IN (2, 6)");
