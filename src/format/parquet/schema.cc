@@ -182,10 +182,12 @@ struct Builder {
 
   // Id for a field at Parquet node p. Columns without an id (when others have one) or without a
   // mapping get a synthetic id from kSyntheticIdBase up: they stay readable on their own, but a
-  // projection by table field ids never selects them, which is the spec's "invisible".
+  // projection by table field ids never selects them, which is the spec's "invisible". Iceberg
+  // ids are positive: a file's zero or negative field_id counts as none.
+  bool has_file_id(int p) const { return el(p).field_id && *el(p).field_id > 0; }
   std::optional<int32_t> field_id(int p, const MappedField* mapped, bool /*synthetic_ok*/) {
     if (file_has_ids) {
-      if (el(p).field_id) return *el(p).field_id;
+      if (has_file_id(p)) return *el(p).field_id;
       return --synthetic_id;
     }
     if (use_mapping) {
@@ -207,7 +209,7 @@ struct Builder {
     m.def = def;
     m.in_repeated = in_repeated;
     m.field.id = *id;
-    m.has_id = file_has_ids ? el(p).field_id.has_value() : (mapped && mapped->field_id);
+    m.has_id = file_has_ids ? has_file_id(p) : (mapped && mapped->field_id);
     m.field.name = std::move(name);
     m.field.required = as_element ? true : required(p);
     const std::vector<MappedField>* sub = mapped ? &mapped->fields : nullptr;
