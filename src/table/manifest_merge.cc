@@ -1,5 +1,6 @@
 // Manifest merging of the snapshot producer (Java's ManifestMergeManager): small manifests are
-// bin-packed by size and rewritten into one when a bin is full enough.
+// bin-packed by size and rewritten into one when a bin is full enough. Data and delete manifests
+// are merged separately (each call sees one content).
 #include <algorithm>
 #include <functional>
 #include <limits>
@@ -47,7 +48,7 @@ Result<ManifestFile> SnapshotProducer::merge_bin(Context& ctx, int32_t spec_id,
   auto spec = FLOE_TRY(spec_ptr(base, spec_id));
   auto writer = FLOE_TRY(ManifestWriter::make(
       *io_, [&](int) { return manifest_path(base); }, ctx.schema, spec,
-      writer_options(base, std::numeric_limits<int64_t>::max())));
+      writer_options(base, std::numeric_limits<int64_t>::max(), bin.front().content)));
   for (const auto& manifest : bin) {
     auto entries = FLOE_TRY(read_manifest(*io_, manifest, &base));
     for (const auto& e : entries) {

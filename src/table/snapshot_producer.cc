@@ -173,7 +173,10 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
     auto spec = FLOE_TRY(spec_ptr(base, manifest.partition_spec_id));
     if (auto cached = filtered_cache_.find(manifest.manifest_path);
         cached != filtered_cache_.end()) {
-      for (const auto& [spec_id, f] : cached->second.removed) ctx.summary.removed(*spec, f);
+      for (const auto& [spec_id, f] : cached->second.removed) {
+        ctx.summary.removed(*spec, f);
+        note_removed(ctx, f);
+      }
       ctx.found_paths.insert(cached->second.found_paths.begin(), cached->second.found_paths.end());
       out.insert(out.end(), cached->second.manifests.begin(), cached->second.manifests.end());
       ctx.replaced_manifests++;
@@ -213,13 +216,16 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
     }
     filtered.manifests = FLOE_TRY(writer->finish());
     out.insert(out.end(), filtered.manifests.begin(), filtered.manifests.end());
-    filtered_cache_[manifest.manifest_path] = std::move(filtered);
+    Filtered& kept = filtered_cache_[manifest.manifest_path] = std::move(filtered);
+    for (const auto& [spec_id, f] : kept.removed) note_removed(ctx, f);
     ctx.replaced_manifests++;
   }
   if (fail_missing_deletes_) {
     std::vector<std::string> missing;
     for (const auto& p : delete_paths_) {
-      if (!ctx.found_paths.count(p)) missing.push_back(p);
+      if (!ctx.found_paths.count(p)) {
+        missing.push_back(p + removed_by(base, ManifestContent::kData, {p, -1}));
+      }
     }
     if (!missing.empty()) {
       return make_error(ErrorKind::kCommitConflict, "Missing required files to delete: {}",
@@ -229,8 +235,18 @@ Result<std::vector<ManifestFile>> SnapshotProducer::filter_manifests(
   return out;
 }
 
-std::string SnapshotProducer::operation(const SummaryBuilder& summary) const {
+// Java's MergingSnapshotProducer drops the deletion vectors of removed data files; they exist in
+// v3 tables only.
+void SnapshotProducer::note_removed(Context& ctx, const DataFile& f) {
+  if (ctx.base->format_version < 3) return;
+  ctx.removed_data.push_back(&f);
+  ctx.removed_data_paths.insert(f.file_path);
+}
+
+std::string SnapshotProducer::operation() const {
   switch (kind_) {
+    case ProducerKind::kRowDelta:  // Java BaseRowDelta.operation()
+      return !added_deletes_.empty() && added_.empty() ? "delete" : "overwrite";
     case ProducerKind::kFastAppend:
     case ProducerKind::kMergeAppend:
       return "append";
@@ -255,6 +271,10 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
   if (auto it = base.refs.find(branch_); it != base.refs.end() && !it->second.is_branch()) {
     return invalid_argument("cannot commit to '{}': it is a tag", branch_);
   }
+  if (!applied_) {
+    applied_ = true;
+    if (parent) first_parent_id_ = parent->snapshot_id;
+  }
   FLOE_TRY(validate(base, parent));
 
   Context ctx;
@@ -262,6 +282,7 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
   ctx.schema = FLOE_TRY(current_schema(base));
   ctx.snapshot_id = *snapshot_id_;
   auto added = FLOE_TRY(new_manifests(ctx));
+  auto added_deletes = FLOE_TRY(new_delete_manifests(ctx));
   FLOE_TRY(validate_added_files(ctx));
   std::vector<ManifestFile> data, deletes;
   if (parent) {
@@ -270,10 +291,31 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
     }
   }
   data = FLOE_TRY(filter_manifests(ctx, std::move(data)));
+  // Java: the lowest data sequence number of the filtered data manifests, from the last one.
+  ctx.min_data_sequence_number = base.last_sequence_number;
+  for (const auto& m : data) {
+    if (m.min_sequence_number != kUnassignedSequenceNumber) {
+      ctx.min_data_sequence_number = std::min(ctx.min_data_sequence_number, m.min_sequence_number);
+    }
+  }
+  deletes = FLOE_TRY(filter_delete_manifests(ctx, std::move(deletes)));
+  // Manifests without live files are not carried (Java's merging producers keep only those with
+  // live files or written by this commit; a fast append carries every manifest), then each
+  // content is merged on its own.
+  auto drop = [&](const ManifestFile& m) {
+    return kind_ != ProducerKind::kFastAppend && m.added_files_count == 0 &&
+           m.existing_files_count == 0 && m.added_snapshot_id != *snapshot_id_;
+  };
+  std::erase_if(data, drop);
+  std::erase_if(deletes, drop);
   std::vector<ManifestFile> manifests = added;
   manifests.insert(manifests.end(), data.begin(), data.end());
   manifests = FLOE_TRY(merge_manifests(ctx, std::move(manifests), added.size()));
-  manifests.insert(manifests.end(), deletes.begin(), deletes.end());
+  std::vector<ManifestFile> delete_manifests = added_deletes;
+  delete_manifests.insert(delete_manifests.end(), deletes.begin(), deletes.end());
+  delete_manifests =
+      FLOE_TRY(merge_manifests(ctx, std::move(delete_manifests), added_deletes.size()));
+  manifests.insert(manifests.end(), delete_manifests.begin(), delete_manifests.end());
   int64_t created = 0;
   for (const auto& m : manifests) created += m.added_snapshot_id == *snapshot_id_ ? 1 : 0;
 
@@ -303,7 +345,7 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
   snapshot->summary["manifests-replaced"] = std::to_string(ctx.replaced_manifests);
   for (const auto& [k, v] : extra_summary_) snapshot->summary[k] = v;
   if (kind_ == ProducerKind::kReplacePartitions) snapshot->summary["replace-partitions"] = "true";
-  snapshot->summary["operation"] = operation(ctx.summary);
+  snapshot->summary["operation"] = operation();
   snapshot->schema_id = base.current_schema_id;
 
   TableMetadata next = base;

@@ -15,22 +15,29 @@
 
 namespace floe::internal {
 
-// Java's SnapshotSummary.UpdateMetrics for data files: counters written only when positive.
+// A deletion vector (v3): a position-delete blob in a Puffin file (Java's ContentFileUtil.isDV
+// tests the format alone).
+bool is_deletion_vector(const DataFile& f);
+// What a file weighs in a summary: a DV its blob, any other file the whole file (Java's
+// ScanTaskUtil.contentSizeInBytes).
+int64_t content_size(const DataFile& f);
+
+// Java's SnapshotSummary.UpdateMetrics for data and delete files: counters written only when
+// positive. A DV counts as a delete file and its positions as position deletes, but as a DV,
+// not as a position-delete file.
 struct UpdateMetrics {
   int64_t added_files = 0, deleted_files = 0;
   int64_t added_records = 0, deleted_records = 0;
   int64_t added_size = 0, removed_size = 0;
+  int64_t added_delete_files = 0, removed_delete_files = 0;
+  int64_t added_eq_delete_files = 0, removed_eq_delete_files = 0;
+  int64_t added_pos_delete_files = 0, removed_pos_delete_files = 0;
+  int64_t added_dvs = 0, removed_dvs = 0;
+  int64_t added_pos_deletes = 0, removed_pos_deletes = 0;
+  int64_t added_eq_deletes = 0, removed_eq_deletes = 0;
 
-  void add(const DataFile& f) {
-    added_files++;
-    added_records += f.record_count;
-    added_size += f.file_size_in_bytes;
-  }
-  void remove(const DataFile& f) {
-    deleted_files++;
-    deleted_records += f.record_count;
-    removed_size += f.file_size_in_bytes;
-  }
+  void add(const DataFile& f);
+  void remove(const DataFile& f);
   // Pairs in Java's order (partition summaries print them in this order).
   std::vector<std::pair<std::string, int64_t>> entries() const;
 };
@@ -45,7 +52,7 @@ class SummaryBuilder {
     total_.remove(f);
     partitions_[spec.partition_to_path(f.partition)].remove(f);
   }
-  bool removed_any() const { return total_.deleted_files > 0; }
+  const UpdateMetrics& totals() const { return total_; }
 
   // The summary of a snapshot whose parent (branch head) is `parent`: totals, partition
   // summaries up to write.summary.partition-limit partitions.

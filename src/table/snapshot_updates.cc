@@ -1,5 +1,6 @@
-// The snapshot update handles (AppendFiles, OverwriteFiles, DeleteFiles, ReplacePartitions): each
-// configures a SnapshotProducer and stages it into its transaction on commit().
+// The snapshot update handles (AppendFiles, OverwriteFiles, RowDelta, DeleteFiles,
+// ReplacePartitions): each configures a SnapshotProducer and stages it into its transaction on
+// commit().
 #include "floe/table/snapshot_producer.h"
 #include "table/snapshot_producer_internal.h"
 
@@ -50,6 +51,7 @@ OverwriteFiles& OverwriteFiles::overwrite_by_row_filter(ExprPtr filter) {
 }
 OverwriteFiles& OverwriteFiles::delete_file(DataFile file) {
   producer_->delete_paths_.insert(file.file_path);
+  producer_->removed_data_files_[file.file_path] = std::move(file);
   return *this;
 }
 OverwriteFiles& OverwriteFiles::add_file(DataFile file) {
@@ -68,11 +70,67 @@ OverwriteFiles& OverwriteFiles::validate_no_conflicting_data() {
   producer_->validate_no_conflicting_data_ = true;
   return *this;
 }
+OverwriteFiles& OverwriteFiles::validate_no_conflicting_deletes() {
+  producer_->validate_no_conflicting_deletes_ = true;
+  return *this;
+}
 OverwriteFiles& OverwriteFiles::validate_added_files_match_overwrite_filter() {
   producer_->validate_added_match_filter_ = true;
   return *this;
 }
 OverwriteFiles& OverwriteFiles::case_sensitive(bool value) {
+  producer_->case_sensitive_ = value;
+  return *this;
+}
+
+RowDelta::RowDelta(Transaction txn, bool auto_commit)
+    : SnapshotUpdate(make_producer(ProducerKind::kRowDelta, txn), txn, auto_commit) {}
+
+RowDelta& RowDelta::add_rows(DataFile file) {
+  producer_->added_.push_back(std::move(file));
+  return *this;
+}
+RowDelta& RowDelta::add_deletes(DataFile file) {
+  producer_->added_deletes_.push_back(std::move(file));
+  return *this;
+}
+RowDelta& RowDelta::remove_rows(DataFile file) {
+  producer_->delete_paths_.insert(file.file_path);
+  producer_->removed_data_files_[file.file_path] = std::move(file);
+  return *this;
+}
+RowDelta& RowDelta::remove_deletes(DataFile file) {
+  internal::DeleteKey key = internal::delete_key(file);
+  producer_->removed_deletes_[std::move(key)] = std::move(file);
+  return *this;
+}
+RowDelta& RowDelta::validate_from_snapshot(int64_t snapshot_id) {
+  producer_->validate_from_ = snapshot_id;
+  return *this;
+}
+RowDelta& RowDelta::validate_data_files_exist(std::vector<std::string> paths) {
+  producer_->required_data_files_.insert(std::make_move_iterator(paths.begin()),
+                                         std::make_move_iterator(paths.end()));
+  return *this;
+}
+RowDelta& RowDelta::validate_deleted_files() {
+  producer_->validate_deleted_files_ = true;
+  producer_->fail_missing_deletes_ = true;
+  return *this;
+}
+RowDelta& RowDelta::conflict_detection_filter(ExprPtr filter) {
+  producer_->conflict_filter_ = std::move(filter);
+  return *this;
+}
+RowDelta& RowDelta::validate_no_conflicting_data_files() {
+  producer_->validate_no_conflicting_data_ = true;
+  return *this;
+}
+RowDelta& RowDelta::validate_no_conflicting_delete_files() {
+  producer_->validate_no_conflicting_deletes_ = true;
+  return *this;
+}
+RowDelta& RowDelta::case_sensitive(bool value) {
   producer_->case_sensitive_ = value;
   return *this;
 }
@@ -125,6 +183,7 @@ AppendFiles Transaction::new_fast_append() { return AppendFiles(false, *this, fa
 OverwriteFiles Transaction::new_overwrite() { return OverwriteFiles(*this, false); }
 DeleteFiles Transaction::new_delete() { return DeleteFiles(*this, false); }
 ReplacePartitions Transaction::new_replace_partitions() { return ReplacePartitions(*this, false); }
+RowDelta Transaction::new_row_delta() { return RowDelta(*this, false); }
 UpdateProperties Transaction::update_properties() { return UpdateProperties(*this, false); }
 ManageSnapshots Transaction::manage_snapshots() { return ManageSnapshots(*this, false); }
 

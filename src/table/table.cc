@@ -195,6 +195,7 @@ DeleteFiles Table::new_delete() { return DeleteFiles(new_transaction(), true); }
 ReplacePartitions Table::new_replace_partitions() {
   return ReplacePartitions(new_transaction(), true);
 }
+RowDelta Table::new_row_delta() { return RowDelta(new_transaction(), true); }
 UpdateProperties Table::update_properties() { return UpdateProperties(new_transaction(), true); }
 ManageSnapshots Table::manage_snapshots() { return ManageSnapshots(new_transaction(), true); }
 

@@ -122,7 +122,7 @@ TEST_F(Commit, PartitionSummariesWhenLimitSet) {
       t->new_append().append_file(file("a", "x", 10)).append_file(file("b", "x", 5)).commit());
   EXPECT_EQ(summary(*t, "partition-summaries-included"), "true");
   EXPECT_EQ(summary(*t, "partitions.category=x"),
-            "added-files-size=164,added-data-files=2,added-records=15");
+            "added-data-files=2,added-records=15,added-files-size=164");
 }
 
 TEST_F(Commit, FastAppendKeepsOneManifestPerCommit) {

@@ -7,6 +7,11 @@
 //   OverwriteFiles     delete by row filter and/or by file, add files
 //   DeleteFiles        metadata-only delete by row filter or path
 //   ReplacePartitions  dynamic partition overwrite
+//   RowDelta           row-level changes: data files and delete files added and removed
+// Delete files (position deletes, deletion vectors, equality deletes) go to delete manifests;
+// every producer but the fast append also drops delete files that can no longer apply: the
+// deletion vectors of removed data files, delete files older than every live data file, and
+// those of replaced partitions or of rows an overwrite filter removes (as Java does).
 // Each handle stages into its transaction on commit(); handles from Table commit directly.
 #pragma once
 
@@ -14,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "floe/expr/expression.h"
 #include "floe/manifest/manifest.h"
@@ -66,10 +72,62 @@ class OverwriteFiles : public SnapshotUpdate {
   OverwriteFiles& validate_from_snapshot(int64_t snapshot_id);
   OverwriteFiles& conflict_detection_filter(ExprPtr filter);
   OverwriteFiles& validate_no_conflicting_data();
+  // Fail when delete files added since `snapshot_id` (default: any) apply to a file this
+  // overwrite removes by file, or may match the conflict filter (else the row filter) when it
+  // overwrites by filter: the rows they delete would come back (Java
+  // validateNoConflictingDeletes, for copy-on-write).
+  OverwriteFiles& validate_no_conflicting_deletes();
   // Fails when an added file may hold rows outside the row filter.
   OverwriteFiles& validate_added_files_match_overwrite_filter();
   OverwriteFiles& case_sensitive(bool value);
   OverwriteFiles& to_branch(const std::string& name) { return set_branch(name), *this; }
+};
+
+// Row-level changes (Java RowDelta), as merge-on-read DELETE, UPDATE and MERGE and CDC commit
+// them. Added delete files take the new snapshot's sequence number, so they apply to the data
+// files already committed and not to the ones added with them. Format version 2 takes position
+// delete files and equality delete files; version 3 takes position deletes only as deletion
+// vectors (DVs: file_format PUFFIN, referenced_data_file, content_offset and
+// content_size_in_bytes), one live DV per data file: a new DV for a data file that has one
+// must come with remove_deletes of the old one. Removing a data file also removes its DVs.
+// The operation is "delete" when the delta adds delete files and no data file, else
+// "overwrite".
+class RowDelta : public SnapshotUpdate {
+ public:
+  RowDelta(Transaction txn, bool auto_commit);
+  RowDelta& add_rows(DataFile file);
+  RowDelta& add_deletes(DataFile file);
+  // Removes a data file whole (a file that is gone already is skipped unless
+  // validate_deleted_files).
+  RowDelta& remove_rows(DataFile file);
+  // Removes a delete file; a DV is named by its path and content_offset (many DVs share one
+  // Puffin file).
+  RowDelta& remove_deletes(DataFile file);
+
+  // Validations against the snapshots committed since `snapshot_id` (default: every ancestor),
+  // run on each attempt; a conflict fails the commit with kCommitConflict naming the files and
+  // the snapshots.
+  RowDelta& validate_from_snapshot(int64_t snapshot_id);
+  // Fail when one of these data files (those the new deletes refer to) was removed since the
+  // starting snapshot by an overwrite or replace (a delete too with validate_deleted_files).
+  RowDelta& validate_data_files_exist(std::vector<std::string> paths);
+  // The files remove_rows and remove_deletes name must still be live, and delete snapshots
+  // count for validate_data_files_exist.
+  RowDelta& validate_deleted_files();
+  // Limits the conflict checks below (and validate_data_files_exist) to files that may hold
+  // rows matching `filter` (unbound).
+  RowDelta& conflict_detection_filter(ExprPtr filter);
+  // Fail when data files added since the starting snapshot may match the conflict filter
+  // (serializable isolation).
+  RowDelta& validate_no_conflicting_data_files();
+  // Fail when delete files added since the starting snapshot may apply to rows matching the
+  // conflict filter, or apply to a data file this delta removes.
+  RowDelta& validate_no_conflicting_delete_files();
+  RowDelta& case_sensitive(bool value);
+  RowDelta& to_branch(const std::string& name) { return set_branch(name), *this; }
+  RowDelta& set(const std::string& key, const std::string& value) {
+    return set_summary(key, value), *this;
+  }
 };
 
 class DeleteFiles : public SnapshotUpdate {

@@ -7,6 +7,7 @@
 //   FLOE_TRY(table->new_append().append_file(file).commit());       // commits at once
 //   auto txn = table->new_transaction();
 //   FLOE_TRY(txn.new_overwrite().overwrite_by_row_filter(f).add_file(g).commit());
+//   FLOE_TRY(txn.new_row_delta().add_deletes(dv).remove_deletes(old_dv).commit());
 //   FLOE_TRY(txn.update_properties().set("k", "v").commit());
 //   FLOE_TRY(txn.commit());                                          // one catalog commit
 #pragma once
@@ -54,6 +55,7 @@ class Table : public std::enable_shared_from_this<Table> {
   OverwriteFiles new_overwrite();
   DeleteFiles new_delete();
   ReplacePartitions new_replace_partitions();
+  RowDelta new_row_delta();
   UpdateProperties update_properties();
   ManageSnapshots manage_snapshots();
 

@@ -26,6 +26,7 @@ class AppendFiles;
 class OverwriteFiles;
 class DeleteFiles;
 class ReplacePartitions;
+class RowDelta;
 class UpdateProperties;
 class ManageSnapshots;
 
@@ -53,6 +54,7 @@ class Transaction {
   OverwriteFiles new_overwrite();
   DeleteFiles new_delete();
   ReplacePartitions new_replace_partitions();
+  RowDelta new_row_delta();
   UpdateProperties update_properties();
   ManageSnapshots manage_snapshots();
 
