@@ -64,6 +64,8 @@ class SnapshotProducer : public PendingUpdate {
   std::vector<std::string> written_files() const override { return written_; }
   void discard_written_files() override {
     staged_ = false;  // dropped from its transaction: may be committed again
+    applied_ = false;
+    first_parent_id_.reset();
     written_.clear();
     cached_new_.clear();
     cached_new_deletes_.clear();

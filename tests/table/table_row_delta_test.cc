@@ -10,9 +10,9 @@
 
 #include "floe/expr/expression.h"
 #include "floe/format/parquet/writer.h"
-#include "floe/read/position_delete_set.h"
 #include "floe/read/task_reader.h"
 #include "floe/table/metadata_tables.h"
+#include "floe/util/compression.h"
 #include "floe/write/delete_writer.h"
 #include "table_test_util.h"
 
@@ -612,12 +612,22 @@ TEST_F(RowDeltaTest, ValidateNoConflictingDataFiles) {
   ASSERT_OK(t->new_append().append_file(file("a", "x", 10)).commit());
   int64_t start = head(*t);
   auto stale = must(Table::load(catalog, id));
-  // Independent: data added in y while the delta's filter reads x.
+  // Independent: data added in y while the delta's filter reads x (names matched without case
+  // when asked to).
   ASSERT_OK(t->new_append().append_file(file("y1", "y", 1)).commit());
+  auto upper = make_predicate(Operation::kEq, "CATEGORY", {Literal::string("x")});
+  auto s = stale->new_row_delta()
+               .add_deletes(eq_delete("e1", "x", 1))
+               .validate_from_snapshot(start)
+               .conflict_detection_filter(upper)
+               .validate_no_conflicting_data_files()
+               .commit();
+  EXPECT_EQ(s.kind(), ErrorKind::kInvalidArgument) << s.to_string();
   ASSERT_OK(stale->new_row_delta()
                 .add_deletes(eq_delete("e1", "x", 1))
                 .validate_from_snapshot(start)
-                .conflict_detection_filter(category_is("x"))
+                .conflict_detection_filter(upper)
+                .case_sensitive(false)
                 .validate_no_conflicting_data_files()
                 .commit());
 
@@ -626,12 +636,12 @@ TEST_F(RowDeltaTest, ValidateNoConflictingDataFiles) {
   stale = must(Table::load(catalog, id));
   ASSERT_OK(t->new_append().append_file(file("x2", "x", 1)).commit());
   int64_t adder = head(*t);
-  auto s = stale->new_row_delta()
-               .add_deletes(eq_delete("e2", "x", 1))
-               .validate_from_snapshot(start)
-               .conflict_detection_filter(category_is("x"))
-               .validate_no_conflicting_data_files()
-               .commit();
+  s = stale->new_row_delta()
+          .add_deletes(eq_delete("e2", "x", 1))
+          .validate_from_snapshot(start)
+          .conflict_detection_filter(category_is("x"))
+          .validate_no_conflicting_data_files()
+          .commit();
   EXPECT_EQ(s.kind(), ErrorKind::kCommitConflict);
   EXPECT_NE(s.message().find("x2.parquet"), std::string::npos) << s.to_string();
   EXPECT_NE(s.message().find(std::to_string(adder)), std::string::npos);
@@ -1011,6 +1021,33 @@ std::vector<int64_t> read_ids(const Table& table) {
   return ids;
 }
 
+void put_le(std::string* out, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void put_u32_be(std::string* out, uint32_t v) {
+  for (int i = 3; i >= 0; --i) out->push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+
+// A deletion-vector-v1 blob (Puffin spec) of `positions`, ascending and below 2^16: length,
+// magic, a portable 64-bit Roaring bitmap of one 32-bit bitmap with one array container, CRC.
+std::string dv_blob(const std::vector<int64_t>& positions) {
+  std::string bitmap;
+  put_le(&bitmap, 1, 8);      // 32-bit bitmaps
+  put_le(&bitmap, 0, 4);      // their key: the positions' high 32 bits
+  put_le(&bitmap, 12346, 4);  // cookie: no run containers
+  put_le(&bitmap, 1, 4);      // containers
+  put_le(&bitmap, 0, 2);      // container key
+  put_le(&bitmap, positions.size() - 1, 2);
+  put_le(&bitmap, 16, 4);  // the container's offset in the 32-bit bitmap
+  for (int64_t p : positions) put_le(&bitmap, static_cast<uint64_t>(p), 2);
+  std::string body = std::string("\xD1\xD3\x39\x64", 4) + bitmap;
+  std::string blob;
+  put_u32_be(&blob, static_cast<uint32_t>(body.size()));
+  blob += body;
+  put_u32_be(&blob, crc32(body));
+  return blob;
+}
+
 // Writes a Puffin file with one deletion-vector blob per (data file, positions) and returns the
 // DVs as delete files.
 std::vector<DataFile> write_dvs(const Table& table, const std::string& name,
@@ -1019,16 +1056,13 @@ std::vector<DataFile> write_dvs(const Table& table, const std::string& name,
   json blobs = json::array();
   std::vector<DataFile> out;
   for (const auto& [data, positions] : dvs) {
-    PositionDeleteSet set;
-    for (int64_t p : positions) set.add(p);
-    set.finish();
-    std::string blob = serialize_deletion_vector(set);
+    std::string blob = dv_blob(positions);
     DataFile f;
     f.content = FileContent::kPositionDeletes;
     f.file_path = table.location() + "/data/" + name + ".puffin";
     f.file_format = "PUFFIN";
     f.partition = data.partition;
-    f.record_count = static_cast<int64_t>(set.cardinality());
+    f.record_count = static_cast<int64_t>(positions.size());
     f.referenced_data_file = data.file_path;
     f.content_offset = static_cast<int64_t>(bytes.size());
     f.content_size_in_bytes = static_cast<int64_t>(blob.size());
@@ -1040,7 +1074,7 @@ std::vector<DataFile> write_dvs(const Table& table, const std::string& name,
                      {"length", *f.content_size_in_bytes},
                      {"properties",
                       {{"referenced-data-file", data.file_path},
-                       {"cardinality", std::to_string(set.cardinality())}}}});
+                       {"cardinality", std::to_string(positions.size())}}}});
     bytes += blob;
     out.push_back(std::move(f));
   }
@@ -1048,9 +1082,8 @@ std::vector<DataFile> write_dvs(const Table& table, const std::string& name,
       json{{"blobs", blobs}, {"properties", {{"created-by", "floe test"}}}}.dump();
   bytes += "PFA1";
   bytes += payload;
-  uint32_t n = static_cast<uint32_t>(payload.size());
-  for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
-  bytes.append(4, '\0');
+  put_le(&bytes, payload.size(), 4);
+  bytes.append(4, '\0');  // flags: uncompressed
   bytes += "PFA1";
   EXPECT_TRUE(table.io()->write_file(out[0].file_path, bytes, WriteMode::kOverwrite).ok());
   for (auto& f : out) f.file_size_in_bytes = static_cast<int64_t>(bytes.size());

@@ -90,8 +90,10 @@ class OverwriteFiles : public SnapshotUpdate {
 // vectors (DVs: file_format PUFFIN, referenced_data_file, content_offset and
 // content_size_in_bytes), one live DV per data file: a new DV for a data file that has one
 // must come with remove_deletes of the old one. Removing a data file also removes its DVs.
-// The operation is "delete" when the delta adds delete files and no data file, else
-// "overwrite".
+// A concurrent commit adding a DV for a data file this delta adds one for is always a conflict
+// (Java validateAddedDVs): since validate_from_snapshot, else since the branch head the delta
+// was first applied to. The operation is "delete" when the delta adds delete files and no data
+// file, else "overwrite".
 class RowDelta : public SnapshotUpdate {
  public:
   RowDelta(Transaction txn, bool auto_commit);
