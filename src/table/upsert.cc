@@ -71,9 +71,7 @@ Result<std::unique_ptr<UpsertWriter>> UpsertWriter::make(std::shared_ptr<Table> 
   if (keys.empty()) keys = schema->identifier_field_ids();
   if (keys.empty()) {
     return invalid_argument(
-        "table {}: no key columns: name them or set the table's identifier fields (ALTER TABLE "
-        "... SET IDENTIFIER FIELDS ...)",
-        name);
+        "table {}: no key columns: name them or give the table identifier fields", name);
   }
   auto w = std::unique_ptr<UpsertWriter>(new UpsertWriter());
   for (int32_t id : keys) {
@@ -89,8 +87,8 @@ Result<std::unique_ptr<UpsertWriter>> UpsertWriter::make(std::shared_ptr<Table> 
   // (spec "Scan Planning"), so the partition of a key's old row must follow from the key.
   for (const auto& pf : spec->fields()) {
     if (pf.transform.is_void()) continue;
-    std::vector<int32_t> sources = pf.source_ids.empty() ? std::vector<int32_t>{pf.source_id}
-                                                         : pf.source_ids;
+    std::vector<int32_t> sources =
+        pf.source_ids.empty() ? std::vector<int32_t>{pf.source_id} : pf.source_ids;
     for (int32_t source : sources) {
       if (std::find(w->key_ids_.begin(), w->key_ids_.end(), source) != w->key_ids_.end()) {
         continue;
@@ -145,8 +143,8 @@ Status UpsertWriter::add(const ColumnBatch& rows, std::span<const ChangeKind> ki
                                 col->type()->to_string(), f.type->to_string());
       }
       if (col->length() != n) {
-        return invalid_argument("changes to {}: column {} has {} rows, the batch {}", name,
-                                f.name, col->length(), n);
+        return invalid_argument("changes to {}: column {} has {} rows, the batch {}", name, f.name,
+                                col->length(), n);
       }
     }
     if (f.required && col->null_count() > 0) {
@@ -162,8 +160,7 @@ Status UpsertWriter::add(const ColumnBatch& rows, std::span<const ChangeKind> ki
   }
   for (size_t k = 0; k < key_ids_.size(); ++k) {
     if (rows.find(top_level_id(schema, key_ids_[k])) < 0) {
-      return invalid_argument("changes to {}: the rows have no key column {}", name,
-                              key_names_[k]);
+      return invalid_argument("changes to {}: the rows have no key column {}", name, key_names_[k]);
     }
   }
   staged_.push_back(std::move(staged));

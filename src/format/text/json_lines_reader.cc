@@ -102,14 +102,13 @@ std::string exception_text(const std::string& what) {
 Result<std::unique_ptr<LineReader>> LineReader::open(const std::string& path, std::string label,
                                                      int64_t max_line_bytes) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return not_found("cannot open {}", label);
+  if (fd < 0) return not_found("cannot open {}: {}", label, std::strerror(errno));
   auto reader = from_fd(fd, std::move(label), max_line_bytes);
   reader->owned_ = true;
   return reader;
 }
 
-std::unique_ptr<LineReader> LineReader::from_fd(int fd, std::string label,
-                                                int64_t max_line_bytes) {
+std::unique_ptr<LineReader> LineReader::from_fd(int fd, std::string label, int64_t max_line_bytes) {
   auto reader = std::unique_ptr<LineReader>(new LineReader());
   reader->fd_ = fd;
   reader->label_ = std::move(label);
@@ -303,8 +302,7 @@ JsonLinesReader::JsonLinesReader(std::unique_ptr<LineReader> lines,
 Result<std::unique_ptr<JsonLinesReader>> JsonLinesReader::open(
     const std::string& path, const std::vector<std::string>& columns,
     const JsonLinesOptions& options) {
-  auto lines =
-      FLOE_TRY(LineReader::open(path, "JSON Lines file " + path, options.max_line_bytes));
+  auto lines = FLOE_TRY(LineReader::open(path, "JSON Lines file " + path, options.max_line_bytes));
   return std::unique_ptr<JsonLinesReader>(
       new JsonLinesReader(std::move(lines), columns, path, options));
 }

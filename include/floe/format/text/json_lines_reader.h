@@ -71,7 +71,7 @@ class LineReader {
   size_t pos_ = 0;
   bool started_ = false;  // the first read happened (byte order mark checked)
   bool eof_ = false;
-  std::string partial_;  // the line being assembled
+  std::string partial_;   // the line being assembled
   bool pending_ = false;  // bytes of the next line (or its line end) were consumed
   int64_t line_no_ = 0;
 };
