@@ -32,7 +32,8 @@ std::vector<NestedField> string_fields(const std::vector<std::string>& columns) 
 
 Status check_batching(const ChangeStreamOptions& options) {
   if (options.batch_rows < 1) {
-    return invalid_argument("the batch size must be at least 1 record, not {}", options.batch_rows);
+    return invalid_argument("the batch size (--batch-rows) must be at least 1 record, not {}",
+                            options.batch_rows);
   }
   if (options.batch_ms < 0) {
     return invalid_argument(
