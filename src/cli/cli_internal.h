@@ -126,4 +126,16 @@ struct LoadCommand {
 // floe load TABLE FILE: appends a file's rows to a table, with a progress bar on a terminal.
 Status run_load(const GlobalOptions& options, const LoadCommand& cmd, std::ostream& out);
 
+struct CdcCommand {
+  std::string table;              // [catalog.]namespace.table
+  std::string file;               // JSON Lines of change records, "-" for stdin
+  std::vector<std::string> keys;  // --key COL (repeated); empty: the identifier fields
+  int64_t batch_rows = 10000;     // --batch-rows
+  int64_t batch_ms = 1000;        // --batch-ms (0: no time limit)
+};
+
+// floe cdc TABLE FILE|-: applies change records (Debezium or plain envelopes) as one snapshot
+// per batch (cdc.cc), with a progress line on a terminal and a summary at the end.
+Status run_cdc(const GlobalOptions& options, const CdcCommand& cmd, std::ostream& out);
+
 }  // namespace floe::cli

@@ -423,4 +423,88 @@ Result<ColumnPtr> evolve_column(const ColumnPtr& col, const TypePtr& target) {
   return out;
 }
 
+namespace {
+
+// The path to field `id` inside struct column `col` (children by the struct type's fields).
+bool find_nested(const ColumnVector& col, int32_t id, EqualityColumn* out) {
+  if (col.type_id() != TypeId::kStruct) return false;
+  const auto& fields = col.type()->fields();
+  for (size_t f = 0; f < fields.size() && f < col.num_children(); ++f) {
+    if (fields[f].id == id) {
+      out->parents.push_back(&col);
+      out->leaf = &col.child(f);
+      return true;
+    }
+  }
+  for (size_t f = 0; f < fields.size() && f < col.num_children(); ++f) {
+    out->parents.push_back(&col);
+    if (find_nested(col.child(f), id, out)) return true;
+    out->parents.pop_back();
+  }
+  return false;
+}
+
+}  // namespace
+
+EqualityColumn find_equality_column(const ColumnBatch& batch, int32_t field_id) {
+  EqualityColumn out;
+  int idx = batch.find(field_id);
+  if (idx >= 0) {
+    out.leaf = batch.columns[static_cast<size_t>(idx)].get();
+    return out;
+  }
+  for (const auto& c : batch.columns) {
+    if (find_nested(*c, field_id, &out)) return out;
+  }
+  return out;
+}
+
+void append_equality_key(const EqualityColumn& column, int64_t i, std::string* key) {
+  const ColumnVector* col = column.leaf;
+  bool null = col == nullptr || col->is_null(i);
+  for (size_t p = 0; !null && p < column.parents.size(); ++p) null = column.parents[p]->is_null(i);
+  if (null) {
+    key->push_back('\0');
+    return;
+  }
+  key->push_back('\1');
+  auto put64 = [&](int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); };
+  switch (col->type_id()) {
+    case TypeId::kBoolean:
+      key->push_back(col->raw<uint8_t>()[i] ? 1 : 0);
+      break;
+    case TypeId::kInt:
+    case TypeId::kDate:
+      put64(col->raw<int32_t>()[i]);
+      break;
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+    case TypeId::kTimestampNs:
+    case TypeId::kTimestampTzNs:
+      put64(col->raw<int64_t>()[i]);
+      break;
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      double d = col->type_id() == TypeId::kFloat ? col->raw<float>()[i] : col->raw<double>()[i];
+      if (std::isnan(d)) d = std::nan("");
+      if (d == 0) d = 0;  // -0.0 == 0.0
+      int64_t bits;
+      std::memcpy(&bits, &d, 8);
+      put64(bits);
+      break;
+    }
+    case TypeId::kDecimal:
+      key->append(reinterpret_cast<const char*>(col->values().data()) + i * 16, 16);
+      break;
+    default: {
+      std::string_view b = col->bytes_at(i);
+      uint32_t len = static_cast<uint32_t>(b.size());
+      key->append(reinterpret_cast<const char*>(&len), 4);
+      key->append(b);
+    }
+  }
+}
+
 }  // namespace floe

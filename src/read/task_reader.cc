@@ -35,58 +35,6 @@ ColumnPtr position_sequence(int64_t first_row, int64_t n) {
   return col;
 }
 
-// Equality-delete keys: every value widened to one encoding per type family, so an int delete
-// column matches a long data column after promotion.
-void append_key(const ColumnVector* col, int64_t i, std::string* key) {
-  if (col == nullptr || col->is_null(i)) {
-    key->push_back('\0');
-    return;
-  }
-  key->push_back('\1');
-  auto put64 = [&](int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); };
-  switch (col->type_id()) {
-    case TypeId::kBoolean:
-      key->push_back(col->raw<uint8_t>()[i] ? 1 : 0);
-      break;
-    case TypeId::kInt:
-    case TypeId::kDate:
-      put64(col->raw<int32_t>()[i]);
-      break;
-    case TypeId::kLong:
-    case TypeId::kTime:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampTz:
-    case TypeId::kTimestampNs:
-    case TypeId::kTimestampTzNs:
-      put64(col->raw<int64_t>()[i]);
-      break;
-    case TypeId::kFloat:
-    case TypeId::kDouble: {
-      double d = col->type_id() == TypeId::kFloat ? col->raw<float>()[i] : col->raw<double>()[i];
-      if (std::isnan(d)) d = std::nan("");
-      if (d == 0) d = 0;  // -0.0 == 0.0
-      int64_t bits;
-      std::memcpy(&bits, &d, 8);
-      put64(bits);
-      break;
-    }
-    case TypeId::kDecimal:
-      key->append(reinterpret_cast<const char*>(col->values().data()) + i * 16, 16);
-      break;
-    default: {
-      std::string_view b = col->bytes_at(i);
-      uint32_t len = static_cast<uint32_t>(b.size());
-      key->append(reinterpret_cast<const char*>(&len), 4);
-      key->append(b);
-    }
-  }
-}
-
-const ColumnVector* column_by_id(const ColumnBatch& b, int32_t id) {
-  int idx = b.find(id);
-  return idx < 0 ? nullptr : b.columns[static_cast<size_t>(idx)].get();
-}
-
 // Row-group statistics as a DataFile, so the file-level metrics evaluator prunes row groups.
 DataFile row_group_as_file(const parquet::RowGroupInfo& rg) {
   DataFile f;
@@ -212,9 +160,20 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equa
   out->ids.assign(ids.begin(), ids.end());
   std::vector<NestedField> fields;
   for (int32_t id : out->ids) {
+    const Schema* in = &schema_;
     const NestedField* f = schema_.find_field(id);
     for (size_t i = 0; f == nullptr && i < table_->schemas.size(); ++i) {
-      f = table_->schemas[i]->find_field(id);
+      in = table_->schemas[i].get();
+      f = in->find_field(id);
+    }
+    if (f != nullptr) {
+      // A field nested in structs is read with its top-level column (once for several).
+      int32_t top = id;
+      for (auto p = in->parent_id(top); p; p = in->parent_id(top)) top = *p;
+      f = in->find_field(top);
+      bool have = false;
+      for (const auto& g : fields) have |= g.id == top;
+      if (have) continue;
     }
     if (f == nullptr) {
       // Unknown to every schema: Parquet reads it by id alone (no column, null keys); Avro
@@ -231,11 +190,11 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equa
   auto batches = FLOE_TRY(read_all(d, fields, name_mapping_));
   std::string key;
   for (const auto& b : batches) {
-    std::vector<const ColumnVector*> cols;
-    for (int32_t id : out->ids) cols.push_back(column_by_id(b, id));
+    std::vector<EqualityColumn> cols;
+    for (int32_t id : out->ids) cols.push_back(find_equality_column(b, id));
     for (int64_t i = 0; i < b.num_rows; ++i) {
       key.clear();
-      for (const ColumnVector* c : cols) append_key(c, i, &key);
+      for (const EqualityColumn& c : cols) append_equality_key(c, i, &key);
       out->keys.insert(key);
     }
   }
@@ -495,12 +454,12 @@ Status ScanReader::process_batch(TaskState& state, const ColumnBatch& raw, int64
   keep.assign(static_cast<size_t>(n), 1);
   state.positions.apply(first_row, n, keep.data());
   for (const auto& e : state.equality) {
-    std::vector<const ColumnVector*> cols;
-    for (int32_t id : e->ids) cols.push_back(column_by_id(batch, id));
+    std::vector<EqualityColumn> cols;
+    for (int32_t id : e->ids) cols.push_back(find_equality_column(batch, id));
     for (int64_t i = 0; i < n; ++i) {
       if (!keep[static_cast<size_t>(i)]) continue;
       key.clear();
-      for (const ColumnVector* c : cols) append_key(c, i, &key);
+      for (const EqualityColumn& c : cols) append_equality_key(c, i, &key);
       if (e->keys.count(key)) keep[static_cast<size_t>(i)] = 0;
     }
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "floe/write/deletion_vector_writer.h"
@@ -146,6 +147,7 @@ TEST(PositionDeleteSetTest, AppliesToRowRanges) {
 }  // namespace floe
 
 #include "floe/read/batch_ops.h"
+#include "test_support.h"
 
 namespace floe {
 namespace {
@@ -167,6 +169,49 @@ TEST(BatchOpsTest, ConstantColumns) {
   ASSERT_TRUE(dec.ok());
   EXPECT_EQ((*dec)->literal_at(1).to_string(), "12345.00");
   EXPECT_EQ((*constant_column(Type::int32(), Literal::int32(1), 0))->length(), 0);
+}
+
+// Equality keys of a field nested in a struct: found by id inside the struct column; a null
+// parent makes the key null (spec "Equality Delete Files"), like a null value; an int and a
+// long of one value give one key; a field the batch lacks is null.
+TEST(BatchOpsTest, EqualityKeysOfNestedFields) {
+  using test_support::field;
+  NestedField code = field(3, "code", Type::int32());
+  NestedField ref = field(1, "ref", Type::struct_of({field(2, "region", Type::string()), code}));
+  ColumnBatch b = ColumnBatch::make({ref, field(4, "n", Type::int64())});
+  ColumnVector& s = *b.columns[0];
+  auto add = [&](bool null_parent, std::optional<int32_t> value, int64_t n) {
+    s.child(0).append_bytes("eu");
+    if (value) {
+      s.child(1).append_fixed<int32_t>(*value);
+    } else {
+      s.child(1).append_null();
+    }
+    if (null_parent) {
+      s.append_null();
+    } else {
+      s.append_struct();
+    }
+    b.columns[1]->append_fixed<int64_t>(n);
+    ++b.num_rows;
+  };
+  add(false, 7, 7);
+  add(true, 7, 0);
+  add(false, std::nullopt, 0);
+  EqualityColumn nested = find_equality_column(b, 3);
+  ASSERT_EQ(nested.parents.size(), 1u);
+  EXPECT_EQ(nested.leaf, &s.child(1));
+  auto key = [](const EqualityColumn& c, int64_t row) {
+    std::string k;
+    append_equality_key(c, row, &k);
+    return k;
+  };
+  EXPECT_EQ(key(nested, 1), key(nested, 2));  // under a null struct = null
+  EXPECT_NE(key(nested, 0), key(nested, 1));
+  EXPECT_EQ(key(nested, 0), key(find_equality_column(b, 4), 0));  // int 7 = long 7
+  EqualityColumn missing = find_equality_column(b, 99);
+  EXPECT_EQ(missing.leaf, nullptr);
+  EXPECT_EQ(key(missing, 0), key(nested, 2));
 }
 
 }  // namespace

@@ -111,6 +111,20 @@ int main(int argc, char** argv) {
   load->add_option("--delimiter", load_cmd.delimiter, "CSV field delimiter (default ,)");
   load->add_option("--threads", load_cmd.threads, "Worker threads (default: one per core)");
 
+  floe::cli::CdcCommand cdc_cmd;
+  auto* cdc = app.add_subcommand(
+      "cdc", "Apply a change stream (Debezium or plain JSON Lines) to a table by key");
+  cdc->add_option("table", cdc_cmd.table, "Table: [catalog.]namespace.table")->required();
+  cdc->add_option("file", cdc_cmd.file, "JSON Lines of change records, or - for stdin")->required();
+  cdc->add_option("--key", cdc_cmd.keys,
+                  "Key column (repeat for several; default: the table's identifier fields)")
+      ->allow_extra_args(false);
+  cdc->add_option("--batch-rows", cdc_cmd.batch_rows,
+                  "Commit after this many records (default 10000)");
+  cdc->add_option("--batch-ms", cdc_cmd.batch_ms,
+                  "Commit a batch this many ms after its first record, also when the input is "
+                  "idle (default 1000; 0: no time limit)");
+
   auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
 
   try {
@@ -148,6 +162,8 @@ int main(int argc, char** argv) {
       status = floe::cli::run_meta(options, meta_cmd, std::cout);
     } else if (load->parsed()) {
       status = floe::cli::run_load(options, load_cmd, std::cout);
+    } else if (cdc->parsed()) {
+      status = floe::cli::run_cdc(options, cdc_cmd, std::cout);
     } else if (demo->parsed()) {
       status = floe::cli::run_demo(options, std::cout);
     }

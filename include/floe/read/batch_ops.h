@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
@@ -29,5 +30,20 @@ Result<ColumnPtr> evolve_column(const ColumnPtr& col, const TypePtr& target);
 
 // A column of n copies of `value` (a typed null gives an all-null column).
 Result<ColumnPtr> constant_column(const TypePtr& type, const Literal& value, int64_t n);
+
+// A column equality deletes match on, found by field id at the top level or nested in structs
+// (spec "Equality Delete Files"): the struct columns around it, outermost first, and the leaf.
+// No leaf when the batch lacks the field.
+struct EqualityColumn {
+  std::vector<const ColumnVector*> parents;
+  const ColumnVector* leaf = nullptr;
+};
+EqualityColumn find_equality_column(const ColumnBatch& batch, int32_t field_id);
+
+// Appends row i of `column` to an equality key. A null value, one under a null struct and one
+// of a column the batch lacks encode as null, which matches only null; numbers are widened to
+// one encoding per type family, so an int delete column matches a long data column after
+// promotion, and -0.0 / NaN are canonical.
+void append_equality_key(const EqualityColumn& column, int64_t i, std::string* key);
 
 }  // namespace floe

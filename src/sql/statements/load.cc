@@ -13,6 +13,7 @@
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/exec/plan_internal.h"
 #include "sql/functions/function_internal.h"
+#include "sql/statements/load_internal.h"
 #include "sql/statements/table_write_internal.h"
 
 namespace floe::sql {
@@ -42,8 +43,6 @@ Result<std::string> detect_format(const std::string& path, const std::string& gi
   return f;
 }
 
-// Where row `r` of the batch being converted is in the file, for errors ("line 17", "row 17").
-using Locate = std::function<std::string(int64_t r)>;
 // Receives the file's batches and where their rows are.
 using FileSink = std::function<Status(const ColumnBatch& batch, const Locate& locate)>;
 
@@ -113,117 +112,99 @@ Result<FileSource> parquet_source(const std::string& path, int threads) {
   return source;
 }
 
-// Per table column: the source column feeding it (or -1) and whether its type differs.
-struct ColumnPlan {
-  int source = -1;
-  bool convert = false;
-};
+}  // namespace
 
-class Loader {
- public:
-  Loader(const std::string& path, const Schema& schema) : path_(path), schema_(schema) {}
-
-  Status plan(const std::vector<NestedField>& source, bool by_position) {
-    const auto& fields = schema_.fields();
-    columns_.assign(fields.size(), {});
-    if (by_position) {
-      if (source.size() > fields.size()) {
-        return invalid_argument("{} has {} columns but the table has {}", path_, source.size(),
-                                fields.size());
-      }
-      for (size_t i = 0; i < source.size(); ++i) columns_[i].source = static_cast<int>(i);
-    } else {
-      for (size_t s = 0; s < source.size(); ++s) {
-        size_t t = 0;
-        while (t < fields.size() && !iequals(fields[t].name, source[s].name)) ++t;
-        if (t == fields.size()) {
-          return invalid_argument("{}: column '{}' is not in the table (columns: {})", path_,
-                                  source[s].name, names());
-        }
-        if (columns_[t].source >= 0) {
-          return invalid_argument("{}: columns '{}' and '{}' both name table column '{}'", path_,
-                                  source[columns_[t].source].name, source[s].name, fields[t].name);
-        }
-        columns_[t].source = static_cast<int>(s);
-      }
+Status Loader::plan(const std::vector<NestedField>& source, bool by_position) {
+  const auto& fields = schema_.fields();
+  columns_.assign(fields.size(), {});
+  if (by_position) {
+    if (source.size() > fields.size()) {
+      return invalid_argument("{} has {} columns but the table has {}", path_, source.size(),
+                              fields.size());
     }
-    for (size_t t = 0; t < fields.size(); ++t) {
-      ColumnPlan& c = columns_[t];
-      const NestedField& target = fields[t];
-      if (c.source < 0) {
-        if (target.required) {
-          return invalid_argument("{}: required column '{}' is missing", path_, target.name);
-        }
-        continue;
+    for (size_t i = 0; i < source.size(); ++i) columns_[i].source = static_cast<int>(i);
+  } else {
+    for (size_t s = 0; s < source.size(); ++s) {
+      size_t t = 0;
+      while (t < fields.size() && !iequals(fields[t].name, source[s].name)) ++t;
+      if (t == fields.size()) {
+        return invalid_argument("{}: column '{}' is not in the table (columns: {})", path_,
+                                source[s].name, names());
       }
-      const TypePtr& from = source[c.source].type;
-      if (*from == *target.type) continue;
-      // Text (CSV, JSON Lines, a Parquet string) is parsed as any primitive type, strictly.
-      const bool parse = from->id() == TypeId::kString && target.type->is_primitive();
-      if (!parse && !can_store_assign(*from, *target.type)) {
-        return invalid_argument("{}: column '{}' is {} in the file and {} in the table", path_,
-                                target.name, spark_type_name(*from), spark_type_name(*target.type));
+      if (columns_[t].source >= 0) {
+        return invalid_argument("{}: columns '{}' and '{}' both name table column '{}'", path_,
+                                source[columns_[t].source].name, source[s].name, fields[t].name);
       }
-      if (!internal::can_cast(*from, *target.type)) {
-        return invalid_argument("{}: column '{}' cannot be loaded as {}", path_, target.name,
-                                spark_type_name(*target.type));
-      }
-      c.convert = true;
+      columns_[t].source = static_cast<int>(s);
     }
-    return Status::OK();
   }
-
-  // A batch of the file as a batch of the table schema. Every value is stored with ANSI store
-  // assignment: one the column cannot hold exactly is an error naming where it is.
-  Result<ColumnBatch> convert(const ColumnBatch& in, const Locate& locate) {
-    const auto& fields = schema_.fields();
-    ColumnBatch out;
-    out.fields = fields;
-    out.num_rows = in.num_rows;
-    for (size_t t = 0; t < fields.size(); ++t) {
-      const ColumnPlan& c = columns_[t];
-      ColumnPtr column;
-      if (c.source < 0) {
-        column = ColumnVector::make(fields[t].type);
-        for (int64_t r = 0; r < in.num_rows; ++r) column->append_null();
-      } else if (!c.convert) {
-        column = in.columns[c.source];
-      } else {
-        AssignFailure failure;
-        column = FLOE_TRY(store_assign(in.columns[c.source], fields[t].type, &failure));
-        if (!column) {
-          return invalid_data("{} {}, column '{}': {}", path_, locate(failure.row), fields[t].name,
-                              failure.reason);
-        }
+  for (size_t t = 0; t < fields.size(); ++t) {
+    ColumnPlan& c = columns_[t];
+    const NestedField& target = fields[t];
+    if (c.source < 0) {
+      if (target.required) {
+        return invalid_argument("{}: required column '{}' is missing", path_, target.name);
       }
-      if (fields[t].required && column->null_count() > 0) {
-        int64_t r = 0;
-        while (!column->is_null(r)) ++r;
+      continue;
+    }
+    const TypePtr& from = source[c.source].type;
+    if (*from == *target.type) continue;
+    // Text (CSV, JSON Lines, a Parquet string) is parsed as any primitive type, strictly.
+    const bool parse = from->id() == TypeId::kString && target.type->is_primitive();
+    if (!parse && !can_store_assign(*from, *target.type)) {
+      return invalid_argument("{}: column '{}' is {} in the file and {} in the table", path_,
+                              target.name, spark_type_name(*from), spark_type_name(*target.type));
+    }
+    if (!internal::can_cast(*from, *target.type)) {
+      return invalid_argument("{}: column '{}' cannot be loaded as {}", path_, target.name,
+                              spark_type_name(*target.type));
+    }
+    c.convert = true;
+  }
+  return Status::OK();
+}
+
+Result<ColumnBatch> Loader::convert(const ColumnBatch& in, const Locate& locate,
+                                    const uint8_t* complete) {
+  const auto& fields = schema_.fields();
+  ColumnBatch out;
+  out.fields = fields;
+  out.num_rows = in.num_rows;
+  for (size_t t = 0; t < fields.size(); ++t) {
+    const ColumnPlan& c = columns_[t];
+    ColumnPtr column;
+    if (c.source < 0) {
+      column = ColumnVector::make(fields[t].type);
+      for (int64_t r = 0; r < in.num_rows; ++r) column->append_null();
+    } else if (!c.convert) {
+      column = in.columns[c.source];
+    } else {
+      AssignFailure failure;
+      column = FLOE_TRY(store_assign(in.columns[c.source], fields[t].type, &failure));
+      if (!column) {
+        return invalid_data("{} {}, column '{}': {}", path_, locate(failure.row), fields[t].name,
+                            failure.reason);
+      }
+    }
+    if (fields[t].required && column->null_count() > 0) {
+      int64_t r = 0;
+      while (r < in.num_rows && !(column->is_null(r) && (!complete || complete[r]))) ++r;
+      if (r < in.num_rows) {
         return invalid_data("{} {}, column '{}': no value for a required column", path_, locate(r),
                             fields[t].name);
       }
-      out.columns.push_back(std::move(column));
     }
-    rows_ += in.num_rows;
-    return out;
+    out.columns.push_back(std::move(column));
   }
+  rows_ += in.num_rows;
+  return out;
+}
 
-  int64_t rows() const { return rows_; }
-
- private:
-  std::string names() const {
-    std::string out;
-    for (const auto& f : schema_.fields()) out += (out.empty() ? "" : ", ") + f.name;
-    return out;
-  }
-
-  std::string path_;
-  const Schema& schema_;
-  std::vector<ColumnPlan> columns_;
-  int64_t rows_ = 0;
-};
-
-}  // namespace
+std::string Loader::names() const {
+  std::string out;
+  for (const auto& f : schema_.fields()) out += (out.empty() ? "" : ", ") + f.name;
+  return out;
+}
 
 Result<LoadResult> load_file(Session& session, std::string_view table_name, const std::string& path,
                              const LoadOptions& options) {

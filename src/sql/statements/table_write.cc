@@ -65,9 +65,12 @@ Result<WriteResult> write_rows(Table& table, const RowSource& source, const File
   return result;
 }
 
+std::map<std::string, std::string> engine_summary() {
+  return {{"engine-name", "floe"}, {"engine-version", "0.1.0"}};
+}
+
 void stamp_engine(SnapshotUpdate& update) {
-  update.set_summary("engine-name", "floe");
-  update.set_summary("engine-version", "0.1.0");
+  for (const auto& [key, value] : engine_summary()) update.set_summary(key, value);
 }
 
 RowSource plan_source(PlanNode& plan, ExecContext& exec) {

@@ -3,6 +3,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "floe/table/table.h"
@@ -29,6 +31,8 @@ Result<WriteResult> write_rows(Table& table, const RowSource& source, const File
 // Marks a snapshot as written by floe's SQL engine, as Spark adds engine-name and
 // engine-version to the summaries it commits.
 void stamp_engine(SnapshotUpdate& update);
+// Those summary properties.
+std::map<std::string, std::string> engine_summary();
 
 // A plan as a row source.
 RowSource plan_source(PlanNode& plan, ExecContext& exec);

@@ -1,7 +1,9 @@
 // The CSV and JSON Lines readers: strict CSV (field counts, UTF-8, NUL bytes, duplicate header
 // names, record size), the byte order mark, line numbers of records, and strict JSON Lines
-// (objects only, no duplicate keys, bounded nesting and line length).
+// (objects only, no duplicate keys, bounded nesting and line length); the line reader under
+// them, on files and on a pipe that goes idle.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -145,6 +147,53 @@ TEST_F(TextReaders, JsonLinesLimits) {
                 .find("line 2: number overflow parsing '1e3092'"),
             std::string::npos)
       << read("{\"b\": 1e3092}\n").message();
+}
+
+TEST_F(TextReaders, LineReaderOnAFile) {
+  auto reader = LineReader::open(file("l.txt",
+                                      "\xEF\xBB\xBF"
+                                      "a\r\n\nb\nlast"),
+                                 "lines", 100);
+  ASSERT_TRUE(reader.ok());
+  std::string line;
+  std::vector<std::pair<std::string, int64_t>> got;
+  while (*(*reader)->next(&line, 0) == LineReader::Next::kLine) {
+    got.emplace_back(line, (*reader)->line_number());
+  }
+  EXPECT_EQ(got, (std::vector<std::pair<std::string, int64_t>>{
+                     {"a", 1}, {"", 2}, {"b", 3}, {"last", 4}}));
+  EXPECT_EQ(*(*reader)->next(&line), LineReader::Next::kEnd);
+  auto missing = LineReader::open(dir_.str() + "/missing", "change file x", 100);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.status().message().find("cannot open change file x: No such file"),
+            std::string::npos)
+      << missing.status().message();
+}
+
+TEST_F(TextReaders, LineReaderOnAnIdlePipe) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  auto reader = LineReader::from_fd(fds[0], "pipe", 100);
+  std::string line;
+  auto put = [&](const std::string& bytes) {
+    ASSERT_EQ(write(fds[1], bytes.data(), bytes.size()), static_cast<ssize_t>(bytes.size()));
+  };
+  // Nothing written: idle once the wait runs out. A partial line is kept across idle calls.
+  EXPECT_EQ(*reader->next(&line, 10), LineReader::Next::kIdle);
+  put("{\"a\"");
+  EXPECT_EQ(*reader->next(&line, 10), LineReader::Next::kIdle);
+  put(": 1}\nsecond");
+  EXPECT_EQ(*reader->next(&line, 10), LineReader::Next::kLine);
+  EXPECT_EQ(line, "{\"a\": 1}");
+  EXPECT_EQ(*reader->next(&line, 10), LineReader::Next::kIdle);
+  put(std::string(200, 'x'));
+  auto too_long = reader->next(&line, 10);
+  ASSERT_FALSE(too_long.ok());
+  EXPECT_NE(too_long.status().message().find("pipe line 2: the line is longer than 100 bytes"),
+            std::string::npos)
+      << too_long.status().message();
+  close(fds[1]);
+  close(fds[0]);
 }
 
 }  // namespace
