@@ -92,6 +92,27 @@ TEST_F(Cdc, DebeziumEnvelope) {
             (std::vector<std::string>{R"(["floe"])"}));
 }
 
+TEST_F(Cdc, DebeziumUpdateThatChangesTheKeyDeletesTheOldKey) {
+  auto done = apply(R"({"op":"c","after":{"customer_id":1,"name":"Ann","region":"eu"}})"
+                    "\n"
+                    R"({"op":"c","after":{"customer_id":2,"name":"Bob","region":"us"}})"
+                    "\n",
+                    10);
+  ASSERT_TRUE(done.ok()) << done.status().to_string();
+  done = apply(
+      R"({"op":"u","before":{"customer_id":1,"name":"Ann"},"after":{"customer_id":10,"name":"Ann","region":"eu"}})"
+      "\n"
+      R"({"op":"u","before":{"CUSTOMER_ID":2},"after":{"customer_id":2,"name":"Bob B"}})"
+      "\n",
+      10);
+  ASSERT_TRUE(done.ok()) << done.status().to_string();
+  EXPECT_EQ(done->records, 2);
+  EXPECT_EQ(done->deletes, 1);
+  EXPECT_EQ(done->upserts, 2);
+  EXPECT_EQ(table(),
+            (std::vector<std::string>{R"([2,"Bob B",null,null])", R"([10,"Ann","eu",null])"}));
+}
+
 TEST_F(Cdc, PlainEnvelope) {
   auto done = apply(R"({"op":"upsert","row":{"customer_id":1,"name":"Ann"}})"
                     "\n\n"

@@ -333,6 +333,7 @@ TEST(RowLevelIndependentReaders, DuckDBAndPython3AvroReadFloesDeletes) {
 INSTANTIATE_TEST_SUITE_P(
     Modes, RowLevelDifferential,
     ::testing::Values(Mode{"CopyOnWriteV2", "'format-version'='2'"},
+                      Mode{"CopyOnWriteV3", "'format-version'='3'"},
                       Mode{"MergeOnReadV2",
                            "'format-version'='2', 'write.delete.mode'='merge-on-read', "
                            "'write.update.mode'='merge-on-read', "

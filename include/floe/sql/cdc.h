@@ -3,11 +3,12 @@
 //   Debezium   {"op": "c|u|d|r", "before": {...}, "after": {...}}, also wrapped as
 //              {"schema": {...}, "payload": {"op": ...}} (Debezium's JSON converter with schemas)
 //   plain      {"op": "upsert|delete", "row": {...}}
-// c (create), r (snapshot read) and u (update) upsert the "after" row; d deletes the key of the
-// "before" row; a plain record upserts or deletes its "row". Row values are stored in the
-// table's columns as `floe load` stores JSON Lines (sql/load.h: Spark's ANSI store
-// assignment, keys matching column names case-insensitively, unknown keys ignored); a delete
-// uses only the key columns of its row. Every record must have a value for every key column.
+// c (create), r (snapshot read) and u (update) upsert the "after" row (an update whose
+// "before" row has another key also deletes that key); d deletes the key of the "before" row; a
+// plain record upserts or deletes its "row". Row values are stored in the table's columns as `floe
+// load` stores JSON Lines (sql/load.h: Spark's ANSI store assignment, keys matching column names
+// case-insensitively, unknown keys ignored); a delete uses only the key columns of its row. Every
+// record must have a value for every key column.
 //
 // Records are grouped in batches, each committed as one snapshot by UpsertWriter
 // (floe/table/upsert.h: equality deletes for every key the batch touches, data files for the
@@ -78,6 +79,8 @@ class ChangeStreamReader {
                                                           std::vector<size_t> keys,
                                                           ChangeStreamOptions options);
   Status read_record(const std::string& line, int64_t line_no, ChangeBatch* out);
+  Status delete_old_key(const nlohmann::json& change, const nlohmann::json& after,
+                        const std::string& where, int64_t line_no, ChangeBatch* out);
 
   std::string name_;
   std::unique_ptr<text::LineReader> lines_;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "floe/table/table.h"
@@ -85,6 +86,39 @@ Result<std::unique_ptr<ChangeStreamReader>> ChangeStreamReader::open(
 
 ChangeStreamReader::~ChangeStreamReader() = default;
 
+namespace {
+
+// The value of column `name` in a JSON row (names match case-insensitively), or null.
+const nlohmann::json* column_value(const nlohmann::json& row, const std::string& name) {
+  for (auto it = row.begin(); it != row.end(); ++it) {
+    if (iequals(it.key(), name)) return &*it;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// A Debezium update that changes the key: the row under the old key goes too, as a delete
+// (Debezium usually sends a delete and a create instead, but an update may carry both keys).
+Status ChangeStreamReader::delete_old_key(const nlohmann::json& change, const nlohmann::json& after,
+                                          const std::string& where, int64_t line_no,
+                                          ChangeBatch* out) {
+  auto before = change.find("before");
+  if (before == change.end() || !before->is_object()) return Status::OK();
+  bool moved = false;
+  for (size_t k : keys_) {
+    const nlohmann::json* old_value = column_value(*before, columns_[k]);
+    const nlohmann::json* new_value = column_value(after, columns_[k]);
+    if (!old_value || old_value->is_null()) return Status::OK();  // the old key is unknown
+    moved = moved || !new_value || *old_value != *new_value;
+  }
+  if (!moved) return Status::OK();
+  FLOE_TRY(row_->append(*before, &out->rows, where + " (\"before\" row)", &key_mask_));
+  out->kinds.push_back(ChangeKind::kDelete);
+  out->lines.push_back(line_no);
+  return Status::OK();
+}
+
 Status ChangeStreamReader::read_record(const std::string& line, int64_t line_no, ChangeBatch* out) {
   const std::string where = fmt::format("{} line {}", name_, line_no);
   const nlohmann::json object = FLOE_TRY(text::parse_json_object(line, where, options_.json));
@@ -124,6 +158,7 @@ Status ChangeStreamReader::read_record(const std::string& line, int64_t line_no,
     return invalid_data("{}: the \"{}\" row of op \"{}\" is a JSON {}, not an object", where,
                         row_key, name, row->type_name());
   }
+  if (name == "u") FLOE_TRY(delete_old_key(*change, *row, where, line_no, out));
   FLOE_TRY(
       row_->append(*row, &out->rows, where, kind == ChangeKind::kDelete ? &key_mask_ : nullptr));
   for (size_t k : keys_) {
@@ -278,7 +313,9 @@ Result<CdcResult> run(Session& session, std::string_view table_name, const std::
               unknown ? "it may or may not have been committed" : "nothing of it was committed",
               committed_before(done)));
     }
-    done.records += batch.size();
+    // Records, not rows: an update that changes its key is a delete and an upsert of one line.
+    done.records += static_cast<int64_t>(std::unique(batch.lines.begin(), batch.lines.end()) -
+                                         batch.lines.begin());
     for (ChangeKind k : batch.kinds) (k == ChangeKind::kUpsert ? done.upserts : done.deletes)++;
     done.batches++;
     if (commit->snapshot_id) {
