@@ -1,16 +1,19 @@
 // DELETE, UPDATE and MERGE INTO against DuckDB (@duckdb/node-api, tests/oracle/sql_duckdb.mjs):
-// random sequences of INSERT / DELETE / UPDATE / MERGE run on a floe table (in each write mode
-// and format version) and on a DuckDB table; after every step both hold the same rows, and at
-// the end time travel to each step's snapshot gives that step's rows again.
+// random sequences of INSERT / DELETE / UPDATE / MERGE and CDC batches (equality deletes) run
+// on a floe table (in each write mode and format version) and on a DuckDB table; after every step
+// both hold the same rows, and at the end time travel to each step's snapshot gives that step's
+// rows again.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <random>
 #include <sstream>
 
+#include "floe/sql/cdc.h"
 #include "floe/sql/session.h"
 #include "format/parquet/parquet_test_util.h"
 #include "sql/session_test_util.h"
@@ -29,10 +32,13 @@ struct Mode {
   std::string properties;  // TBLPROPERTIES of the floe table
 };
 
-// One step: the statement for floe and for DuckDB (table names and MERGE spelling differ).
+// One step: the statement for floe and for DuckDB (table names and MERGE spelling differ), or a
+// CDC batch: change records for `floe cdc` keyed on (id, grp) and DuckDB's equivalent (delete
+// every key the batch touches, insert the last upsert of each).
 struct Step {
   std::string floe;
   std::string duck;
+  std::string cdc;  // JSON Lines; floe is empty then
 };
 
 std::string canonical(const std::string& json_array) {
@@ -45,7 +51,9 @@ class StepMaker {
   explicit StepMaker(uint32_t seed) : rng_(seed) {}
 
   Step next(int n) {
-    switch (pick(6)) {
+    switch (pick(7)) {
+      case 6:
+        return cdc_batch();
       case 0:
       case 1:
         return both("INSERT INTO db.t VALUES " + values(1 + pick(8)));
@@ -77,7 +85,7 @@ class StepMaker {
   static Step both(const std::string& sql) {
     std::string duck = sql;
     for (size_t at; (at = duck.find("db.")) != std::string::npos;) duck.erase(at, 3);
-    return {sql, duck};
+    return {sql, duck, ""};
   }
   std::string name() {
     const char* names[] = {"'a'", "'b'", "'c'", "NULL"};
@@ -109,6 +117,35 @@ class StepMaker {
         return "id IN (" + std::to_string(pick(60)) + ", " + std::to_string(pick(60)) + ")";
     }
   }
+  Step cdc_batch() {
+    std::map<std::pair<int, int>, std::optional<std::string>> last;  // key -> row or delete
+    std::string lines;
+    int n = 1 + pick(8);
+    for (int i = 0; i < n; ++i) {
+      int id = pick(60), grp = pick(4);
+      if (pick(3) == 0) {
+        lines += R"({"op":"delete","row":{"id":)" + std::to_string(id) + R"(,"grp":)" +
+                 std::to_string(grp) + "}}\n";
+        last[{id, grp}] = std::nullopt;
+      } else {
+        std::string name = this->name();
+        std::string json_name = name == "NULL" ? "null" : "\"" + name.substr(1, 1) + "\"";
+        lines += R"({"op":"upsert","row":{"id":)" + std::to_string(id) + R"(,"grp":)" +
+                 std::to_string(grp) + R"(,"name":)" + json_name + "}}\n";
+        last[{id, grp}] = "(" + std::to_string(id) + ", " + std::to_string(grp) + ", " + name + ")";
+      }
+    }
+    std::string keys, values;
+    for (const auto& [key, row] : last) {
+      keys += (keys.empty() ? "" : " OR ") + std::string("(id = ") + std::to_string(key.first) +
+              " AND grp = " + std::to_string(key.second) + ")";
+      if (row) values += (values.empty() ? "" : ", ") + *row;
+    }
+    std::string duck = "DELETE FROM t WHERE " + keys;
+    if (!values.empty()) duck += "; INSERT INTO t VALUES " + values;
+    return {"", duck, lines};
+  }
+
   Step merge(int n) {
     std::string label = "'m" + std::to_string(n) + "'";
     std::string on_match_delete = "s.grp = " + std::to_string(pick(4));
@@ -138,7 +175,7 @@ class StepMaker {
         (with_by_source
              ? " WHEN NOT MATCHED BY SOURCE AND " + by_source + " THEN UPDATE SET name = 'gone'"
              : "");
-    return {floe, duck};
+    return {floe, duck, ""};
   }
 
   std::mt19937 rng_;
@@ -157,11 +194,13 @@ TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
   for (int n = 0; n < kSteps; ++n) {
     Step step = maker.next(n);
     if (step.floe.rfind("MERGE", 0) == 0) {
-      steps.push_back({"DELETE FROM db.s WHERE true", "DELETE FROM s"});
+      steps.push_back({"DELETE FROM db.s WHERE true", "DELETE FROM s", ""});
       steps.push_back(maker.refill_source());
     }
     steps.push_back(step);
   }
+  EXPECT_GE(std::count_if(steps.begin(), steps.end(), [](const Step& s) { return !s.cdc.empty(); }),
+            3);
   const std::string check = "SELECT id, grp, name FROM t";
   nlohmann::json duck = nlohmann::json::array();
   duck.push_back("CREATE TABLE t (id BIGINT, grp INT, name VARCHAR)");
@@ -212,9 +251,20 @@ TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
   std::vector<std::pair<std::string, std::vector<std::string>>> history;  // snapshot, rows
   int changed = 0;
   for (size_t k = 0; k < steps.size(); ++k) {
-    SCOPED_TRACE("step " + std::to_string(k) + ": " + steps[k].floe);
-    auto r = testing::run(session, steps[k].floe);
-    ASSERT_TRUE(r.ok()) << r.status().to_string();
+    SCOPED_TRACE("step " + std::to_string(k) + ": " + steps[k].floe + steps[k].cdc);
+    if (steps[k].cdc.empty()) {
+      auto r = testing::run(session, steps[k].floe);
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+    } else {
+      std::string path = dir.str() + "/batch-" + std::to_string(k) + ".jsonl";
+      std::ofstream(path) << steps[k].cdc;
+      CdcOptions cdc;
+      cdc.keys = {"id", "grp"};
+      cdc.batch_ms = 0;
+      auto r = apply_changes(session, "db.t", path, cdc);
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      ASSERT_EQ(r->batches, 1);
+    }
     std::vector<std::string> want = expected[3 + 2 * k];
     std::sort(want.begin(), want.end());
     std::vector<std::string> have = table_rows("SELECT id, grp, name FROM db.t");
