@@ -12,7 +12,7 @@
 namespace {
 
 constexpr const char* kPath = "fuzz.puffin";
-constexpr int64_t kRows = 1 << 20;  // the row count of the data file a vector deletes from
+constexpr int64_t kRows = 1 << 17;  // rows of the data file a vector deletes from: two containers
 
 void read_puffin(floe::FileIO& io, int64_t size) {
   auto footer = floe::read_puffin_footer(io, kPath, size);

@@ -199,14 +199,24 @@ Status ColumnDecoder::convert(const ColumnVector& src, ColumnVector* dst) {
     case Conv::kMillisToMicros: {
       auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
       const int64_t* in = src.raw<int64_t>();
-      for (int64_t i = 0; i < n; ++i) o[i] = in[i] * 1000;
+      bool overflow = false;
+      for (int64_t i = 0; i < n; ++i) overflow |= __builtin_mul_overflow(in[i], 1000, &o[i]);
+      if (overflow) {
+        for (int64_t i = 0; i < n; ++i) {
+          int64_t micros;
+          if (__builtin_mul_overflow(in[i], 1000, &micros)) {
+            return invalid_data("timestamp of {} milliseconds is out of the range of microseconds",
+                                in[i]);
+          }
+        }
+      }
       return Status::OK();
     }
     case Conv::kNanosToMicros: {
       auto* o = reinterpret_cast<int64_t*>(grow_fixed(dst, n, 8));
       const int64_t* in = src.raw<int64_t>();
       for (int64_t i = 0; i < n; ++i) {
-        o[i] = in[i] >= 0 ? in[i] / 1000 : -((-in[i] + 999) / 1000);
+        o[i] = in[i] / 1000 - (in[i] % 1000 < 0);  // floor, without negating INT64_MIN
       }
       return Status::OK();
     }

@@ -155,8 +155,11 @@ std::optional<Literal> stat_literal(const MNode& m, const std::string& b) {
       switch (m.conv) {
         case Conv::kNone:
           return Literal::of_int(t, v);
-        case Conv::kMillisToMicros:
-          return Literal::of_int(t, v * 1000);
+        case Conv::kMillisToMicros: {
+          int64_t micros;
+          if (__builtin_mul_overflow(v, 1000, &micros)) return std::nullopt;  // no usable bound
+          return Literal::of_int(t, micros);
+        }
         case Conv::kI64ToDecimal:
           return Literal::decimal(v, t->precision(), t->scale());
         default:
