@@ -30,7 +30,9 @@
 //
 // Sizes: FLOE_BENCH_MOR_SCALE multiplies both row counts (default 1; e.g. 0.1 for a quick
 // check); FLOE_BENCH_MOR_RUNS the runs of each read case (default 5; best kept);
-// FLOE_BENCH_THREADS the SQL session's threads (default 1).
+// FLOE_BENCH_THREADS the SQL session's threads (default 1). To profile one case:
+// FLOE_BENCH_MOR_ONLY (the cases whose name holds it, and the clean scan),
+// FLOE_BENCH_MOR_NO_DUCKDB (set: no DuckDB side).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -279,6 +281,7 @@ void BM_MergeOnReadScan(benchmark::State& state) {
     };
 
     std::vector<ReadCase> cases;
+    const char* only = std::getenv("FLOE_BENCH_MOR_ONLY");
     Status st = [&]() -> Status {
       auto add = [&](std::string name, std::string kind, int files, std::string duck_case,
                      double target, const std::vector<int64_t>& deleted, DeletesWritten w) {
@@ -293,7 +296,9 @@ void BM_MergeOnReadScan(benchmark::State& state) {
         c.key_sum = all_sum - sum_of(deleted);
         c.deletes = std::move(w.deletes);
         if (c.kind != "dv") c.duck_files = std::move(w.paths);
-        cases.push_back(std::move(c));
+        if (c.kind == "clean" || !only || c.name.find(only) != std::string::npos) {
+          cases.push_back(std::move(c));
+        }
       };
       add("clean", "clean", 0, "clean", 0, {}, {});
       add("position, 1 row", "position", 1, "position, 1 row", 1.10, one_row,
@@ -333,11 +338,15 @@ void BM_MergeOnReadScan(benchmark::State& state) {
     }
     std::string spec_path = (bench_dir() / "duckdb_cases.json").string();
     std::ofstream(spec_path) << spec.dump();
-    std::string text = bench::command_output(
-        "cd '" + oracle + "' && node merge_on_read_bench_duckdb.mjs '" + spec_path + "'");
+    const bool skip_duck = std::getenv("FLOE_BENCH_MOR_NO_DUCKDB") != nullptr;
+    std::string text =
+        skip_duck
+            ? ""
+            : bench::command_output("cd '" + oracle + "' && node merge_on_read_bench_duckdb.mjs '" +
+                                    spec_path + "'");
     auto duck = nlohmann::json::parse(text, nullptr, false);
     const bool have_duck = !duck.is_discarded() && duck.contains("cases");
-    if (!have_duck) std::fprintf(stderr, "DuckDB timing failed: %s\n", text.c_str());
+    if (!have_duck && !skip_duck) std::fprintf(stderr, "DuckDB timing failed: %s\n", text.c_str());
 
     const auto table = read_table(3);
     FileScanTask base;
@@ -568,6 +577,16 @@ void BM_MergeOnReadDelete(benchmark::State& state) {
           FLOE_TRY(inner);
           statement.wall = std::min(statement.wall, t.wall);
           statement.cpu = std::min(statement.cpu, t.cpu);
+          // Each run must have deleted the rows (not found them gone already).
+          FLOE_TRY(table->refresh());
+          const Snapshot* after = table->metadata()->current_snapshot();
+          auto added = after ? after->summary.find("added-position-deletes")
+                             : std::map<std::string, std::string>::const_iterator();
+          if (!after || after->snapshot_id == inserted || added == after->summary.end() ||
+              added->second != std::to_string((rows + 99) / 100)) {
+            return make_error(ErrorKind::kInternal, "run {} of the DELETE did not delete {} rows",
+                              run, (rows + 99) / 100);
+          }
           if (run == 0) {
             int64_t left = FLOE_TRY(count_rows(session, "db.t"));
             if (left != rows - (rows + 99) / 100) {
