@@ -59,6 +59,18 @@ int32_t last_offset(const ColumnVector& c) {
   return c.offsets().as<int32_t>()[c.offsets().size() / 4 - 1];
 }
 
+// The next run [begin, end) of kept rows at or after `from` (empty when there is none).
+struct Run {
+  int64_t begin, end;
+};
+inline Run next_run(const uint8_t* keep, int64_t n, int64_t from) {
+  int64_t i = from;
+  while (i < n && !keep[i]) ++i;
+  const int64_t begin = i;
+  while (i < n && keep[i]) ++i;
+  return {begin, i};
+}
+
 // Mask take: keep[i] != 0 keeps row i (children follow the kept ranges of lists and maps).
 void take_validity(const ColumnVector& in, const uint8_t* keep, ColumnVector* out) {
   if (in.null_count() == 0) {
@@ -101,21 +113,23 @@ void take_into(const ColumnVector& in, const uint8_t* keep, int64_t kept, Column
       take_into(in.child(c), child_keep.data(), child_kept, &out->child(c));
     }
   } else if (in.value_width() > 0) {
+    // Runs of kept rows, one copy each: deletes leave long runs.
     const size_t w = static_cast<size_t>(in.value_width());
     out->values().resize(static_cast<size_t>(kept) * w);
     const uint8_t* src = in.values().data();
     uint8_t* dst = out->values().data();
-    for (int64_t i = 0; i < n; ++i) {
-      if (keep[i]) {
-        std::memcpy(dst, src + static_cast<size_t>(i) * w, w);
-        dst += w;
-      }
+    for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
+      const int64_t begin = r.begin, end = r.end;
+      const size_t bytes = static_cast<size_t>(end - begin) * w;
+      std::memcpy(dst, src + static_cast<size_t>(begin) * w, bytes);
+      dst += bytes;
     }
   } else {
     const int32_t* off = in.offsets().as<int32_t>();
     int64_t bytes = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (keep[i]) bytes += off[i + 1] - off[i];
+    for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
+      const int64_t begin = r.begin, end = r.end;
+      bytes += off[end] - off[begin];
     }
     out->offsets().resize(static_cast<size_t>(kept + 1) * 4);
     out->data().resize(static_cast<size_t>(bytes));
@@ -123,12 +137,13 @@ void take_into(const ColumnVector& in, const uint8_t* keep, int64_t kept, Column
     uint8_t* d = out->data().data();
     o[0] = 0;
     int64_t j = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (!keep[i]) continue;
-      int32_t len = off[i + 1] - off[i];
-      std::memcpy(d + o[j], in.data().data() + off[i], static_cast<size_t>(len));
-      o[j + 1] = o[j] + len;
-      ++j;
+    for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
+      const int64_t begin = r.begin, end = r.end;
+      // The run's bytes in one copy; its offsets shifted to where they land.
+      const int32_t shift = o[j] - off[begin];
+      std::memcpy(d + o[j], in.data().data() + off[begin],
+                  static_cast<size_t>(off[end] - off[begin]));
+      for (int64_t k = begin; k < end; ++k) o[++j] = off[k + 1] + shift;
     }
   }
   take_validity(in, keep, out);

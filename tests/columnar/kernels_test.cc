@@ -272,6 +272,20 @@ TEST(ColumnKernels, TakeRowsOfAMaskEveryType) {
   ColumnBatch t = take_rows(a, keep.data());
   ASSERT_EQ(t.num_rows, static_cast<int64_t>(kept_rows.size()));
   EXPECT_EQ(rows_text(t), rows_text(gather(a, kept_rows)));
+  // Long runs (deletes of a few rows, as merge-on-read leaves them), the ends dropped or kept.
+  for (int percent : {1, 5, 50, 99}) {
+    for (int ends = 0; ends < 2; ++ends) {
+      std::vector<int32_t> rows;
+      for (int i = 0; i < 200; ++i) {
+        bool k = static_cast<int>(rng() % 100) >= percent;
+        if (i == 0 || i == 199) k = ends == 1;
+        keep[static_cast<size_t>(i)] = k;
+        if (k) rows.push_back(i);
+      }
+      SCOPED_TRACE(std::to_string(percent) + "% dropped, ends kept: " + std::to_string(ends));
+      EXPECT_EQ(rows_text(take_rows(a, keep.data())), rows_text(gather(a, rows)));
+    }
+  }
   // Every row kept: the batch itself.
   std::vector<uint8_t> all(200, 1);
   EXPECT_EQ(take_rows(a, all.data()).columns[0].get(), a.columns[0].get());
