@@ -141,8 +141,8 @@ void take_into(const ColumnVector& in, const uint8_t* keep, int64_t kept, Column
       const int64_t begin = r.begin, end = r.end;
       // The run's bytes in one copy; its offsets shifted to where they land.
       const int32_t shift = o[j] - off[begin];
-      std::memcpy(d + o[j], in.data().data() + off[begin],
-                  static_cast<size_t>(off[end] - off[begin]));
+      const size_t run_bytes = static_cast<size_t>(off[end] - off[begin]);
+      if (run_bytes != 0) std::memcpy(d + o[j], in.data().data() + off[begin], run_bytes);
       for (int64_t k = begin; k < end; ++k) o[++j] = off[k + 1] + shift;
     }
   }

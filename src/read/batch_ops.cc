@@ -344,7 +344,7 @@ Result<ColumnPtr> constant_column(const TypePtr& type, const Literal& value, int
     uint8_t* d = out->data().data();
     int32_t* o = out->offsets().as<int32_t>();
     for (int64_t i = 1; i < n; ++i) {
-      std::memcpy(d + static_cast<size_t>(i) * len, d, len);
+      if (len != 0) std::memcpy(d + static_cast<size_t>(i) * len, d, len);  // "" has no bytes
       o[i + 1] = static_cast<int32_t>((i + 1) * static_cast<int64_t>(len));
     }
   }

@@ -51,7 +51,9 @@ TEST(ThreadPool, ParallelForDoesNotWaitForAHelperStillQueued) {
   std::promise<void> release;
   std::shared_future<void> released = release.get_future().share();
   std::atomic<bool> blocker_started{false};
-  pool.submit([&] {
+  // The job holds its own copy of the future: it may still be returning from wait() when the
+  // test's locals are gone (the pool, declared first, joins its workers last).
+  pool.submit([&blocker_started, released] {
     blocker_started = true;
     released.wait();
   });

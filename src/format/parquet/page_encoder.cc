@@ -43,7 +43,7 @@ void encode_plain(const WLeaf& l, const ColumnVector& v, int64_t b, int64_t e, s
       for (int64_t i = b; i < e; ++i) {
         uint32_t len = static_cast<uint32_t>(o[i + 1] - o[i]);
         std::memcpy(p, &len, 4);
-        std::memcpy(p + 4, d + o[i], len);
+        if (len != 0) std::memcpy(p + 4, d + o[i], len);  // an empty column may have no bytes
         p += 4 + len;
       }
       return;

@@ -10,19 +10,29 @@ namespace floe::sql {
 
 namespace internal {
 
+namespace {
+
+// Built once and never destroyed (functions may be looked up during static destruction); held
+// by one static pointer, so leak checkers see it reachable.
+struct Registry {
+  std::vector<FunctionDef> defs;
+  std::unordered_map<std::string, const FunctionDef*> by_name;  // into defs
+};
+
+}  // namespace
+
 const FunctionDef* find_function(std::string_view name) {
-  static const auto* registry = [] {
-    auto* defs = new std::vector<FunctionDef>();
-    register_arith_functions(defs);
-    register_string_functions(defs);
-    register_datetime_functions(defs);
-    register_collection_functions(defs);
-    auto* map = new std::unordered_map<std::string, const FunctionDef*>();
-    for (const auto& d : *defs) map->emplace(d.name, &d);
-    return map;
+  static const Registry* registry = [] {
+    auto* r = new Registry();
+    register_arith_functions(&r->defs);
+    register_string_functions(&r->defs);
+    register_datetime_functions(&r->defs);
+    register_collection_functions(&r->defs);
+    for (const auto& d : r->defs) r->by_name.emplace(d.name, &d);
+    return r;
   }();
-  auto it = registry->find(std::string(name));
-  return it == registry->end() ? nullptr : it->second;
+  auto it = registry->by_name.find(std::string(name));
+  return it == registry->by_name.end() ? nullptr : it->second;
 }
 
 }  // namespace internal
