@@ -47,7 +47,10 @@ struct ChangeStreamOptions {
 struct ChangeBatch {
   ColumnBatch rows;  // one string column per column name given to the reader
   std::vector<ChangeKind> kinds;
-  std::vector<int64_t> lines;  // the line of each record
+  std::vector<int64_t> lines;  // the line of each row's record
+  // Records read; rows can be one more per update that changes its key (the old key's delete,
+  // on the same line, before the upsert).
+  int64_t records = 0;
   int64_t size() const { return rows.num_rows; }
 };
 

@@ -177,6 +177,7 @@ Result<bool> ChangeStreamReader::next(ChangeBatch* out) {
   out->rows = ColumnBatch::make(fields_);
   out->kinds.clear();
   out->lines.clear();
+  out->records = 0;
   if (ended_) return false;
   Clock::time_point deadline;
   while (true) {
@@ -195,8 +196,9 @@ Result<bool> ChangeStreamReader::next(ChangeBatch* out) {
     if (trim(line_).empty()) continue;
     FLOE_TRY(read_record(line_, lines_->line_number(), out));
     const auto now = Clock::now();
-    if (out->size() == 1) deadline = now + std::chrono::milliseconds(options_.batch_ms);
-    if (out->size() >= options_.batch_rows) return true;
+    ++out->records;
+    if (out->records == 1) deadline = now + std::chrono::milliseconds(options_.batch_ms);
+    if (out->records >= options_.batch_rows) return true;
     if (options_.batch_ms > 0 && now >= deadline) return true;
   }
 }
@@ -313,9 +315,7 @@ Result<CdcResult> run(Session& session, std::string_view table_name, const std::
               unknown ? "it may or may not have been committed" : "nothing of it was committed",
               committed_before(done)));
     }
-    // Records, not rows: an update that changes its key is a delete and an upsert of one line.
-    done.records += static_cast<int64_t>(std::unique(batch.lines.begin(), batch.lines.end()) -
-                                         batch.lines.begin());
+    done.records += batch.records;
     for (ChangeKind k : batch.kinds) (k == ChangeKind::kUpsert ? done.upserts : done.deletes)++;
     done.batches++;
     if (commit->snapshot_id) {
