@@ -230,13 +230,8 @@ Result<CdcResult> run(Session& session, std::string_view table_name, const std::
   stream.batch_rows = options.batch_rows;
   stream.batch_ms = options.batch_ms;
   FLOE_TRY(check_batching(stream));
-  CatalogPtr catalog = FLOE_TRY(session.catalog(false));
-  TableIdentifier id = FLOE_TRY(session.identifier(split(table_name, '.')));
-  if (!catalog || !FLOE_TRY(catalog->table_exists(id))) {
-    return not_found("table {} not found in catalog {}", id.to_string(),
-                     session.options().catalog_name);
-  }
-  std::shared_ptr<Table> table = FLOE_TRY(Table::load(catalog, id));
+  std::shared_ptr<Table> table = FLOE_TRY(load_named_table(session, table_name));
+  const TableIdentifier& id = table->id();
   auto metadata = table->metadata();
   const Schema& schema = *metadata->schema();
   std::vector<std::string> columns;

@@ -206,9 +206,7 @@ std::string Loader::names() const {
   return out;
 }
 
-Result<LoadResult> load_file(Session& session, std::string_view table_name, const std::string& path,
-                             const LoadOptions& options) {
-  std::string format = FLOE_TRY(detect_format(path, options.format));
+Result<std::shared_ptr<Table>> load_named_table(Session& session, std::string_view table_name) {
   CatalogPtr catalog = FLOE_TRY(session.catalog(false));
   TableIdentifier id = FLOE_TRY(session.identifier(split(table_name, '.')));
   if (!catalog || !FLOE_TRY(catalog->table_exists(id))) {
@@ -216,6 +214,13 @@ Result<LoadResult> load_file(Session& session, std::string_view table_name, cons
                      session.options().catalog_name);
   }
   std::shared_ptr<Table> table = FLOE_TRY(Table::load(catalog, id));
+  return table;
+}
+
+Result<LoadResult> load_file(Session& session, std::string_view table_name, const std::string& path,
+                             const LoadOptions& options) {
+  std::string format = FLOE_TRY(detect_format(path, options.format));
+  std::shared_ptr<Table> table = FLOE_TRY(load_named_table(session, table_name));
   auto metadata = table->metadata();
   const Schema& schema = *metadata->schema();
   const int threads = session.options().threads;

@@ -7,16 +7,22 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
 #include "floe/spec/schema.h"
+#include "floe/sql/session.h"
+#include "floe/table/table.h"
 
 namespace floe::sql {
 
 // Where row `r` of the batch being converted is in the file, for errors ("line 17", "row 17").
 using Locate = std::function<std::string(int64_t r)>;
+
+// The table a `floe load` or `floe cdc` writes to, by its SQL name; kNotFound names the catalog.
+Result<std::shared_ptr<Table>> load_named_table(Session& session, std::string_view table_name);
 
 class Loader {
  public:
