@@ -131,20 +131,7 @@ Result<std::vector<ManifestFile>> SnapshotProducer::new_delete_manifests(Context
   }
   // Like the new data manifests, these do not depend on the base: retries reuse them.
   if (!cached_new_deletes_.empty() || added_deletes_.empty()) return cached_new_deletes_;
-  int64_t target =
-      table_properties::int_property(base.properties, table_properties::kManifestTargetSizeBytes,
-                                     table_properties::kManifestTargetSizeBytesDefault);
-  std::vector<ManifestFile> manifests;  // cached only when complete
-  for (const auto& [spec_id, files] : by_spec) {
-    auto spec = FLOE_TRY(spec_ptr(base, spec_id));
-    auto writer = FLOE_TRY(ManifestWriter::make(
-        *io_, [&](int) { return manifest_path(base); }, ctx.schema, spec,
-        writer_options(base, target, ManifestContent::kDeletes)));
-    for (const DataFile* f : files) FLOE_TRY(writer->add(*f));
-    auto written = FLOE_TRY(writer->finish());
-    manifests.insert(manifests.end(), written.begin(), written.end());
-  }
-  cached_new_deletes_ = std::move(manifests);
+  cached_new_deletes_ = FLOE_TRY(write_new_manifests(ctx, by_spec, ManifestContent::kDeletes));
   return cached_new_deletes_;
 }
 

@@ -99,21 +99,29 @@ Result<std::vector<ManifestFile>> SnapshotProducer::new_manifests(Context& ctx) 
   }
   // The new manifests do not depend on the base: retries reuse them.
   if (!cached_new_.empty() || added_.empty()) return cached_new_;
+  cached_new_ = FLOE_TRY(write_new_manifests(ctx, by_spec, ManifestContent::kData));
+  return cached_new_;
+}
+
+// The added files of each spec as new manifests (rolled at commit.manifest.target-size-bytes).
+Result<std::vector<ManifestFile>> SnapshotProducer::write_new_manifests(
+    Context& ctx, const std::map<int32_t, std::vector<const DataFile*>>& by_spec,
+    ManifestContent content) {
+  const TableMetadata& base = *ctx.base;
   int64_t target =
       table_properties::int_property(base.properties, table_properties::kManifestTargetSizeBytes,
                                      table_properties::kManifestTargetSizeBytesDefault);
-  std::vector<ManifestFile> manifests;  // cached only when complete
+  std::vector<ManifestFile> manifests;
   for (const auto& [spec_id, files] : by_spec) {
     auto spec = FLOE_TRY(spec_ptr(base, spec_id));
     auto writer = FLOE_TRY(ManifestWriter::make(
         *io_, [&](int) { return manifest_path(base); }, ctx.schema, spec,
-        writer_options(base, target)));
+        writer_options(base, target, content)));
     for (const DataFile* f : files) FLOE_TRY(writer->add(*f));
     auto written = FLOE_TRY(writer->finish());
     manifests.insert(manifests.end(), written.begin(), written.end());
   }
-  cached_new_ = std::move(manifests);
-  return cached_new_;
+  return manifests;
 }
 
 Result<bool> SnapshotProducer::should_delete(Context& ctx, const PartitionSpec& spec,

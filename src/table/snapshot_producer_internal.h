@@ -150,6 +150,9 @@ class SnapshotProducer : public PendingUpdate {
   }
 
   Result<std::vector<ManifestFile>> new_manifests(Context& ctx);
+  Result<std::vector<ManifestFile>> write_new_manifests(
+      Context& ctx, const std::map<int32_t, std::vector<const DataFile*>>& by_spec,
+      ManifestContent content);
   Result<std::vector<ManifestFile>> filter_manifests(Context& ctx,
                                                      std::vector<ManifestFile> manifests);
   // delete_manifests.cc
