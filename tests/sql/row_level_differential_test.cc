@@ -181,6 +181,34 @@ class StepMaker {
   std::mt19937 rng_;
 };
 
+// Runs `queries` in DuckDB (one connection); the rows of each, canonical and sorted.
+std::vector<std::vector<std::string>> duckdb_rows(const fs::path& dir,
+                                                  const std::vector<std::string>& queries) {
+  nlohmann::json list = queries;
+  std::ofstream(dir / "duck.json") << list.dump();
+  int rc = 0;
+  std::string out = test_support::run_command(
+      "cd " + test_support::shell_quote(oracle_dir()) + " && node sql_duckdb.mjs " +
+          test_support::shell_quote((dir / "duck.json").string()) + " 2>&1",
+      &rc);
+  EXPECT_EQ(rc, 0) << out;
+  std::vector<std::vector<std::string>> result(queries.size());
+  std::istringstream in(out);
+  std::string line;
+  size_t current = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("##Q ", 0) == 0) {
+      current = std::stoul(line.substr(4));
+    } else if (line.rfind("##ERROR ", 0) == 0) {
+      ADD_FAILURE() << "DuckDB: " << queries[current] << ": " << line;
+    } else if (line.rfind("##END", 0) != 0 && !line.empty()) {
+      result[current].push_back(canonical(line));
+    }
+  }
+  for (auto& r : result) std::sort(r.begin(), r.end());
+  return result;
+}
+
 class RowLevelDifferential : public ::testing::TestWithParam<Mode> {};
 
 TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
@@ -209,31 +237,9 @@ TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
     duck.push_back(step.duck);
     duck.push_back(check);
   }
-  std::ofstream(dir.path / "steps.json") << duck.dump();
-  int rc = 0;
-  std::string out = test_support::run_command(
-      "cd " + test_support::shell_quote(oracle_dir()) + " && node sql_duckdb.mjs " +
-          test_support::shell_quote((dir.path / "steps.json").string()) + " 2>&1",
-      &rc);
-  ASSERT_EQ(rc, 0) << out;
-  std::map<size_t, std::vector<std::string>> expected;
-  std::map<size_t, std::string> errors;
-  {
-    std::istringstream in(out);
-    std::string line;
-    size_t current = 0;
-    while (std::getline(in, line)) {
-      if (line.rfind("##Q ", 0) == 0) {
-        current = std::stoul(line.substr(4));
-        expected[current];
-      } else if (line.rfind("##ERROR ", 0) == 0) {
-        errors[current] = line.substr(8);
-      } else if (line.rfind("##END", 0) != 0 && !line.empty()) {
-        expected[current].push_back(canonical(line));
-      }
-    }
-  }
-  for (const auto& [i, e] : errors) FAIL() << "DuckDB failed on " << duck[i] << ": " << e;
+  std::vector<std::string> queries = duck;
+  const auto expected = duckdb_rows(dir.path, queries);  // each query's rows, sorted
+  if (HasFailure()) return;
 
   SessionOptions options;
   options.warehouse = dir.str() + "/wh";
@@ -265,8 +271,7 @@ TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
       ASSERT_TRUE(r.ok()) << r.status().to_string();
       ASSERT_EQ(r->batches, 1);
     }
-    std::vector<std::string> want = expected[3 + 2 * k];
-    std::sort(want.begin(), want.end());
+    const std::vector<std::string>& want = expected[3 + 2 * k];
     std::vector<std::string> have = table_rows("SELECT id, grp, name FROM db.t");
     ASSERT_EQ(have, want);
     auto snapshot = rows(session, "SELECT snapshot_id FROM db.t.refs WHERE name = 'main'");
@@ -281,34 +286,6 @@ TEST_P(RowLevelDifferential, EveryStepAgreesWithDuckDB) {
     SCOPED_TRACE("snapshot " + id);
     EXPECT_EQ(table_rows("SELECT id, grp, name FROM db.t VERSION AS OF " + id), want);
   }
-}
-
-// Runs `queries` in DuckDB (one connection); the rows of each, canonical and sorted.
-std::vector<std::vector<std::string>> duckdb_rows(const fs::path& dir,
-                                                  const std::vector<std::string>& queries) {
-  nlohmann::json list = queries;
-  std::ofstream(dir / "duck.json") << list.dump();
-  int rc = 0;
-  std::string out = test_support::run_command(
-      "cd " + test_support::shell_quote(oracle_dir()) + " && node sql_duckdb.mjs " +
-          test_support::shell_quote((dir / "duck.json").string()) + " 2>&1",
-      &rc);
-  EXPECT_EQ(rc, 0) << out;
-  std::vector<std::vector<std::string>> result(queries.size());
-  std::istringstream in(out);
-  std::string line;
-  size_t current = 0;
-  while (std::getline(in, line)) {
-    if (line.rfind("##Q ", 0) == 0) {
-      current = std::stoul(line.substr(4));
-    } else if (line.rfind("##ERROR ", 0) == 0) {
-      ADD_FAILURE() << "DuckDB: " << queries[current] << ": " << line;
-    } else if (line.rfind("##END", 0) != 0 && !line.empty()) {
-      result[current].push_back(canonical(line));
-    }
-  }
-  for (auto& r : result) std::sort(r.begin(), r.end());
-  return result;
 }
 
 // Independent readers agree with floe's merge-on-read output: DuckDB reads floe's data files
