@@ -207,7 +207,8 @@ Result<ExprPtr> Parser::predicate() {
       if (at_query_keyword(1)) {
         in = FLOE_TRY(subquery());
       } else if (at_query_start(1)) {  // IN ((SELECT ...)) or IN ((1), 2)
-        in = FLOE_TRY(first_of<ExprPtr>(list, subquery));
+        in = FLOE_TRY(
+            first_of<ExprPtr>(Alternative::kInList, list, Alternative::kInSubquery, subquery));
       } else {
         in = FLOE_TRY(list());
       }
@@ -532,7 +533,9 @@ Result<ExprPtr> Parser::primary() {
         };
         if (at_query_keyword(1)) return subquery();
         // '((SELECT 1) + 1)' is an expression, '((SELECT 1) UNION (SELECT 2))' a query.
-        if (at_query_start(1)) return first_of<ExprPtr>(parenthesised, subquery);
+        if (at_query_start(1))
+          return first_of<ExprPtr>(Alternative::kParenthesisedExpr, parenthesised,
+                                   Alternative::kScalarSubquery, subquery);
         return parenthesised();
       }
       if (t.text == "*") {

@@ -3,9 +3,11 @@
 // statement_grammar.cc (every other statement).
 #pragma once
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "floe/util/result.h"
@@ -122,16 +124,34 @@ class Parser {
 
   // Backtracking for the few places where '((' may start a query or an expression: tries a,
   // then b from the same token; on double failure returns the error of the one that got further.
+  // An alternative that failed at a token fails again there at once: '((((...' would otherwise
+  // retry every inner level from every outer one, 2^depth parses (a fuzz finding).
+  enum class Alternative : uint8_t { kParenthesisedExpr, kScalarSubquery, kInList, kInSubquery };
   template <typename T, typename A, typename B>
-  Result<T> first_of(A a, B b) {
+  Result<T> first_of(Alternative a_kind, A a, Alternative b_kind, B b) {
     size_t start = pos_;
-    Result<T> ra = a();
+    Result<T> ra = remembered<T>(a_kind, a);
     if (ra.ok()) return ra;
     size_t a_end = pos_;
     pos_ = start;
-    Result<T> rb = b();
+    Result<T> rb = remembered<T>(b_kind, b);
     if (rb.ok() || pos_ >= a_end) return rb;
     return ra;
+  }
+  template <typename T, typename F>
+  Result<T> remembered(Alternative kind, F f) {
+    uint64_t key = (static_cast<uint64_t>(pos_) << 2) | static_cast<uint64_t>(kind);
+    if (auto it = failed_.find(key); it != failed_.end()) {
+      pos_ = it->second.end;
+      return it->second.status;
+    }
+    // A failure from the nesting limit depends on the depth it was reached at: not remembered.
+    bool outer_too_deep = too_deep_;
+    too_deep_ = false;
+    Result<T> r = f();
+    if (!r.ok() && !too_deep_) failed_.emplace(key, FailedAlternative{r.status(), pos_});
+    too_deep_ = too_deep_ || outer_too_deep;
+    return r;
   }
   bool at_query_keyword(size_t ahead) const {
     return is_kw("SELECT", ahead) || is_kw("WITH", ahead) || is_kw("VALUES", ahead);
@@ -154,6 +174,12 @@ class Parser {
   };
   static constexpr int kMaxDepth = 1000;
   int depth_ = 0;
+  bool too_deep_ = false;  // enter() refused a level since the flag was last cleared
+  struct FailedAlternative {
+    Status status;
+    size_t end;  // pos_ where it failed
+  };
+  std::unordered_map<uint64_t, FailedAlternative> failed_;  // by token position << 2 | kind
 
   std::string_view source_;
   std::vector<Token> tokens_;

@@ -80,7 +80,10 @@ Status Parser::error_at(const Token& token, std::string_view what) const {
 }
 
 Status Parser::enter(const Token& at) {
-  if (++depth_ > kMaxDepth || stack_low()) return error_at(at, "statement is nested too deeply");
+  if (++depth_ > kMaxDepth || stack_low()) {
+    too_deep_ = true;
+    return error_at(at, "statement is nested too deeply");
+  }
   return Status::OK();
 }
 
