@@ -1070,6 +1070,10 @@ TEST(SqlParserErrors, UnclosedParenthesesBeforeQueriesAreOneErrorQuickly) {
   std::string chains;
   for (int i = 0; i < 10; ++i) chains += "VALUES (1), " + std::string(12, '(');
   EXPECT_EQ(error_of(chains), "syntax error at 1:241 near end of input: expected an expression");
+  // Past the nesting limit no other reading is tried either (each would go as deep).
+  std::string deep;
+  for (int i = 0; i < 10; ++i) deep += "VALUES (1), " + std::string(120, '(');
+  EXPECT_NE(error_of(deep).find("statement is nested too deeply"), std::string::npos);
   // The same shape closed is a valid query: the remembered failures do not get in the way.
   EXPECT_EQ(canon("SELECT ((((VALUES (1)))) + 1), ((SELECT 2) UNION (SELECT 3)) FROM t"),
             "SELECT ((VALUES (1)) + 1), ((SELECT 2) UNION (SELECT 3)) FROM t");

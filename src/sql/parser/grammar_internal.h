@@ -125,13 +125,14 @@ class Parser {
   // Backtracking for the few places where '((' may start a query or an expression: tries a,
   // then b from the same token; on double failure returns the error of the one that got further.
   // An alternative that failed at a token fails again there at once: '((((...' would otherwise
-  // retry every inner level from every outer one, 2^depth parses (a fuzz finding).
+  // retry every inner level from every outer one, 2^depth parses (a fuzz finding). Hitting the
+  // nesting limit ends the statement: no other reading is tried (it would retry as deep).
   enum class Alternative : uint8_t { kParenthesisedExpr, kScalarSubquery, kInList, kInSubquery };
   template <typename T, typename A, typename B>
   Result<T> first_of(Alternative a_kind, A a, Alternative b_kind, B b) {
     size_t start = pos_;
     Result<T> ra = remembered<T>(a_kind, a);
-    if (ra.ok()) return ra;
+    if (ra.ok() || too_deep_) return ra;
     size_t a_end = pos_;
     pos_ = start;
     Result<T> rb = remembered<T>(b_kind, b);
@@ -145,12 +146,8 @@ class Parser {
       pos_ = it->second.end;
       return it->second.status;
     }
-    // A failure from the nesting limit depends on the depth it was reached at: not remembered.
-    bool outer_too_deep = too_deep_;
-    too_deep_ = false;
     Result<T> r = f();
-    if (!r.ok() && !too_deep_) failed_.emplace(key, FailedAlternative{r.status(), pos_});
-    too_deep_ = too_deep_ || outer_too_deep;
+    if (!r.ok()) failed_.emplace(key, FailedAlternative{r.status(), pos_});
     return r;
   }
   bool at_query_keyword(size_t ahead) const {
@@ -174,7 +171,7 @@ class Parser {
   };
   static constexpr int kMaxDepth = 1000;
   int depth_ = 0;
-  bool too_deep_ = false;  // enter() refused a level since the flag was last cleared
+  bool too_deep_ = false;  // enter() refused a level: the statement fails
   struct FailedAlternative {
     Status status;
     size_t end;  // pos_ where it failed

@@ -1,0 +1,11 @@
+EXPLAIN SELECT * FROM events WHERE id = 5;
+EXPLAIN EXTENDED SELECT count(DISTINCT user_id) FROM events;
+VALUES (1, 'a'), ((((((((((((((((((BY(((((((((--DISTINCT userIN EXTENDED SELECT count(DISTINCT user_id) FROM events;
+VALUES (1, 'a'), ((((((((((((((((((BY(((((((((--DISTINCT user_id) FROM events;
+VALUES (1, 'a'), (((((((ÔÔÔÔÔÔÔÔôÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔ(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((ÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔ((((((((((((((((((((((((((((((((((((((((((((((((((((--(((((((((((666666666666666666 TESCAPEIMESTAMASCP AS OF '2026-01-unt(DISTINCT user_id) FROM events;
+VALUES e(1, 'a'), (((((((((((((((BY(((((((((--DISTINCT userIN EXTENDED SELECT count(DISTINCT user_id) FROM events;
+VALUES (1, 'a'), ((((((((((((((((((BY(((((((((--DISTINCT user_id) FROM events;
+VALUES (1, 'a'), (((((((ÔÔÔÔÔÔÔÔôÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔ(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((ÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔ((((((((((((((((((((((((((((((((((((((((((((((((((((--(((((((((((666666666666666666 TESCAPEIMESTAMASCP AS OF '2026-01-unt(DISTINCT user_id) FROM events;
+VALUES e(1, 'a'), (((((((((((((((((((((((((((--DISTINCT user_id) FROM events;
+VALUES (1, 'a'), (((((((ÔÔÔÔÔÔÔÔôÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔ(((((((((((((((((((--DISTINCT user_id) FROM events;
+VALUES (1, 'a'), (((((((ÔÔÔÔÔÔÔÔôÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔÔ(((((((((((((((((((((((((FALSE((((--(((((((((((66601 00:00:15';
