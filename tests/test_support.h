@@ -16,6 +16,23 @@
 
 namespace floe::test_support {
 
+// AddressSanitizer reserves terabytes of address space for its shadow memory when a process
+// starts, so a sanitized floe cannot start under `ulimit -v`: tests that limit the address space
+// skip that part in the sanitized build (scripts/sanitize) and say so.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+inline constexpr const char* kNoAddressLimitUnderAsan =
+    "AddressSanitizer cannot reserve its shadow memory under ulimit -v";
+
 // A fresh directory under /tmp, removed with everything in it when the object goes.
 struct TempDir {
   std::filesystem::path path;

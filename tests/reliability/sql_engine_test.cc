@@ -13,7 +13,12 @@
 #include <fstream>
 #include <string>
 
+#include "test_support.h"
+
 namespace {
+
+using floe::test_support::kAddressSanitizer;
+using floe::test_support::kNoAddressLimitUnderAsan;
 
 namespace fs = std::filesystem;
 
@@ -158,6 +163,7 @@ TEST_F(SqlEngineReliability, HugeStringsAreOneClearError) {
             std::string::npos)
       << r.out;
   // A large value under a 4 GB address space: built (or out of memory), never an abort.
+  if (kAddressSanitizer) GTEST_SKIP() << kNoAddressLimitUnderAsan;
   r = sql_file("SELECT length(repeat(repeat('x', 1000000), 200)) AS n", "ulimit -v 4000000; ");
   expect_no_crash(r, "200 MB value");
   EXPECT_TRUE(r.out == "n\n200000000\n" || r.out.find("out of memory") != std::string::npos)
@@ -165,6 +171,7 @@ TEST_F(SqlEngineReliability, HugeStringsAreOneClearError) {
 }
 
 TEST_F(SqlEngineReliability, OutOfMemoryIsAnErrorNotAnAbort) {
+  if (kAddressSanitizer) GTEST_SKIP() << kNoAddressLimitUnderAsan;
   // About 3 GB of sort input under a 1 GB address-space limit.
   ShellRun r = sql_file(
       "SELECT count(*) FROM (SELECT repeat(CAST(id AS STRING), 300) AS s FROM range(10000000) "
@@ -176,6 +183,7 @@ TEST_F(SqlEngineReliability, OutOfMemoryIsAnErrorNotAnAbort) {
 }
 
 TEST_F(SqlEngineReliability, ShellGoesOnAfterOutOfMemoryAndHugeValues) {
+  if (kAddressSanitizer) GTEST_SKIP() << kNoAddressLimitUnderAsan;
   fs::path script = dir_ / "in.sql";
   std::ofstream(script) << "SELECT count(*) FROM (SELECT repeat(CAST(id AS STRING), 300) AS s "
                            "FROM range(10000000) ORDER BY s);\n"
@@ -211,6 +219,7 @@ TEST_F(SqlEngineReliability, HugeThreadCountsAreClampedWithAWarning) {
     EXPECT_NE(r.out.find("is not a number of threads"), std::string::npos) << bad << ": " << r.out;
   }
   // Threads the system refuses to start (each needs address space for its stack).
+  if (kAddressSanitizer) GTEST_SKIP() << kNoAddressLimitUnderAsan;
   r = sql_file("SET floe.threads = 100000; SELECT sum(id) AS s FROM db.t;", "ulimit -v 300000; ");
   expect_no_crash(r, "threads under ulimit");
   if (r.code == 0) {

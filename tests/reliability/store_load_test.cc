@@ -299,6 +299,9 @@ TEST_F(StoreLoad, DeeplyNestedJsonIsRefusedNotAStackOverflow) {
 // ---- 4. Memory ----
 
 TEST_F(StoreLoad, TenThousandColumnInsertFitsInFourGigabytes) {
+  if (floe::test_support::kAddressSanitizer) {
+    GTEST_SKIP() << floe::test_support::kNoAddressLimitUnderAsan;
+  }
   const int columns = 10000;
   std::string create = "CREATE NAMESPACE db; CREATE TABLE db.wide (";
   std::string insert = "INSERT INTO db.wide VALUES (";
