@@ -71,28 +71,60 @@ inline Run next_run(const uint8_t* keep, int64_t n, int64_t from) {
   return {begin, i};
 }
 
-// Mask take: keep[i] != 0 keeps row i (children follow the kept ranges of lists and maps).
-void take_validity(const ColumnVector& in, const uint8_t* keep, ColumnVector* out) {
+// The kept rows of one mask take, worked out once for every column: the runs of kept rows
+// (long when few rows are deleted: one copy each) and, when the runs are short, the kept row
+// numbers too (fixed-width columns gather by them instead of one small copy per run).
+struct Selection {
+  int64_t kept = 0;
+  std::vector<Run> runs;
+  std::vector<int32_t> rows;  // filled when runs average under kMinRunToCopy rows
+  static constexpr int64_t kMinRunToCopy = 8;
+};
+
+Selection select_rows(const uint8_t* keep, int64_t n, int64_t kept) {
+  Selection s;
+  s.kept = kept;
+  for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
+    s.runs.push_back(r);
+  }
+  if (kept < Selection::kMinRunToCopy * static_cast<int64_t>(s.runs.size())) {
+    s.rows.resize(static_cast<size_t>(kept));
+    int32_t* out = s.rows.data();
+    for (const Run& r : s.runs) {
+      for (int64_t i = r.begin; i < r.end; ++i) *out++ = static_cast<int32_t>(i);
+    }
+  }
+  return s;
+}
+
+template <typename T>
+void gather_values(const uint8_t* src, const std::vector<int32_t>& rows, uint8_t* dst) {
+  const T* from = reinterpret_cast<const T*>(src);
+  T* to = reinterpret_cast<T*>(dst);
+  const int32_t* r = rows.data();
+  for (size_t k = 0, n = rows.size(); k < n; ++k) to[k] = from[r[k]];
+}
+
+void take_validity(const ColumnVector& in, const Selection& sel, ColumnVector* out) {
   if (in.null_count() == 0) {
     out->set_null_count(0);
     out->validity().clear();
     return;
   }
-  std::vector<uint8_t> valid;
-  valid.reserve(static_cast<size_t>(out->length()));
-  for (int64_t i = 0; i < in.length(); ++i) {
-    if (keep[i]) valid.push_back(in.is_valid(i));
+  std::vector<uint8_t> valid(static_cast<size_t>(sel.kept));
+  size_t j = 0;
+  for (const Run& r : sel.runs) {
+    for (int64_t i = r.begin; i < r.end; ++i) valid[j++] = in.is_valid(i);
   }
   out->set_validity_from_bytes(valid.data(), static_cast<int64_t>(valid.size()));
 }
 
-void take_into(const ColumnVector& in, const uint8_t* keep, int64_t kept, ColumnVector* out) {
-  const int64_t n = in.length();
+void take_into(const ColumnVector& in, const Selection& sel, ColumnVector* out) {
+  const int64_t kept = sel.kept;
   out->set_length(kept);
   const Type& t = *in.type();
   if (t.is_struct()) {
-    for (size_t c = 0; c < in.num_children(); ++c)
-      take_into(in.child(c), keep, kept, &out->child(c));
+    for (size_t c = 0; c < in.num_children(); ++c) take_into(in.child(c), sel, &out->child(c));
   } else if (t.is_list() || t.is_map()) {
     const int32_t* off = in.offsets().as<int32_t>();
     int64_t child_len = in.num_children() ? in.child(0).length() : 0;
@@ -101,59 +133,144 @@ void take_into(const ColumnVector& in, const uint8_t* keep, int64_t kept, Column
     int32_t* o = out->offsets().as<int32_t>();
     o[0] = 0;
     int64_t j = 0, child_kept = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (!keep[i]) continue;
-      int32_t len = off[i + 1] - off[i];
-      for (int32_t k = off[i]; k < off[i + 1]; ++k) child_keep[static_cast<size_t>(k)] = 1;
-      child_kept += len;
-      o[j + 1] = o[j] + len;
-      ++j;
+    for (const Run& r : sel.runs) {
+      for (int64_t i = r.begin; i < r.end; ++i) {
+        int32_t len = off[i + 1] - off[i];
+        child_kept += len;
+        o[j + 1] = o[j] + len;
+        ++j;
+      }
+      // A run's elements are contiguous.
+      if (off[r.end] > off[r.begin]) {
+        std::memset(child_keep.data() + off[r.begin], 1,
+                    static_cast<size_t>(off[r.end] - off[r.begin]));
+      }
     }
+    Selection child_sel = select_rows(child_keep.data(), child_len, child_kept);
     for (size_t c = 0; c < in.num_children(); ++c) {
-      take_into(in.child(c), child_keep.data(), child_kept, &out->child(c));
+      take_into(in.child(c), child_sel, &out->child(c));
     }
   } else if (in.value_width() > 0) {
-    // Runs of kept rows, one copy each: deletes leave long runs.
     const size_t w = static_cast<size_t>(in.value_width());
     out->values().resize(static_cast<size_t>(kept) * w);
     const uint8_t* src = in.values().data();
     uint8_t* dst = out->values().data();
-    for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
-      const int64_t begin = r.begin, end = r.end;
-      const size_t bytes = static_cast<size_t>(end - begin) * w;
-      std::memcpy(dst, src + static_cast<size_t>(begin) * w, bytes);
-      dst += bytes;
+    if (!sel.rows.empty() && (w == 1 || w == 2 || w == 4 || w == 8)) {
+      switch (w) {
+        case 1:
+          gather_values<uint8_t>(src, sel.rows, dst);
+          break;
+        case 2:
+          gather_values<uint16_t>(src, sel.rows, dst);
+          break;
+        case 4:
+          gather_values<uint32_t>(src, sel.rows, dst);
+          break;
+        default:
+          gather_values<uint64_t>(src, sel.rows, dst);
+          break;
+      }
+    } else {
+      for (const Run& r : sel.runs) {
+        const size_t bytes = static_cast<size_t>(r.end - r.begin) * w;
+        std::memcpy(dst, src + static_cast<size_t>(r.begin) * w, bytes);
+        dst += bytes;
+      }
     }
   } else {
     const int32_t* off = in.offsets().as<int32_t>();
     int64_t bytes = 0;
-    for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
-      const int64_t begin = r.begin, end = r.end;
-      bytes += off[end] - off[begin];
-    }
+    for (const Run& r : sel.runs) bytes += off[r.end] - off[r.begin];
     out->offsets().resize(static_cast<size_t>(kept + 1) * 4);
     out->data().resize(static_cast<size_t>(bytes));
     int32_t* o = out->offsets().as<int32_t>();
     uint8_t* d = out->data().data();
     o[0] = 0;
     int64_t j = 0;
-    for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
-      const int64_t begin = r.begin, end = r.end;
+    for (const Run& r : sel.runs) {
       // The run's bytes in one copy; its offsets shifted to where they land.
-      const int32_t shift = o[j] - off[begin];
-      const size_t run_bytes = static_cast<size_t>(off[end] - off[begin]);
-      if (run_bytes != 0) std::memcpy(d + o[j], in.data().data() + off[begin], run_bytes);
-      for (int64_t k = begin; k < end; ++k) o[++j] = off[k + 1] + shift;
+      const int32_t shift = o[j] - off[r.begin];
+      const size_t run_bytes = static_cast<size_t>(off[r.end] - off[r.begin]);
+      if (run_bytes != 0) std::memcpy(d + o[j], in.data().data() + off[r.begin], run_bytes);
+      for (int64_t k = r.begin; k < r.end; ++k) o[++j] = off[k + 1] + shift;
     }
   }
-  take_validity(in, keep, out);
+  take_validity(in, sel, out);
+}
+
+// take_into for a flat column into its own buffers: every kept row moves to a slot at or before
+// its own, so one forward pass never overwrites a row it still has to read.
+void keep_in_place(ColumnVector& col, const Selection& sel) {
+  const int64_t kept = sel.kept;
+  std::vector<uint8_t> valid;
+  if (col.null_count() != 0) {
+    valid.resize(static_cast<size_t>(kept));
+    size_t j = 0;
+    for (const Run& r : sel.runs) {
+      for (int64_t i = r.begin; i < r.end; ++i) valid[j++] = col.is_valid(i);
+    }
+  }
+  if (col.value_width() > 0) {
+    const size_t w = static_cast<size_t>(col.value_width());
+    uint8_t* base = col.values().data();
+    if (!sel.rows.empty() && (w == 1 || w == 2 || w == 4 || w == 8)) {
+      switch (w) {
+        case 1:
+          gather_values<uint8_t>(base, sel.rows, base);
+          break;
+        case 2:
+          gather_values<uint16_t>(base, sel.rows, base);
+          break;
+        case 4:
+          gather_values<uint32_t>(base, sel.rows, base);
+          break;
+        default:
+          gather_values<uint64_t>(base, sel.rows, base);
+          break;
+      }
+    } else {
+      uint8_t* dst = base;
+      for (const Run& r : sel.runs) {
+        const size_t bytes = static_cast<size_t>(r.end - r.begin) * w;
+        std::memmove(dst, base + static_cast<size_t>(r.begin) * w, bytes);
+        dst += bytes;
+      }
+    }
+    col.values().resize(static_cast<size_t>(kept) * w);
+  } else {
+    int32_t* off = col.offsets().as<int32_t>();
+    uint8_t* d = col.data().data();
+    // off[] is rewritten as it is read: new offsets land at or before the old ones they come
+    // from, and a run's old start and end are read before its first new offset is written.
+    int32_t at = 0;  // new offset of the next kept row
+    int64_t j = 0;
+    for (const Run& r : sel.runs) {
+      const int32_t begin = off[r.begin];
+      const size_t run_bytes = static_cast<size_t>(off[r.end] - begin);
+      if (run_bytes != 0) std::memmove(d + at, d + begin, run_bytes);
+      const int32_t shift = at - begin;
+      if (j == 0) off[0] = 0;
+      for (int64_t k = r.begin; k < r.end; ++k) off[++j] = off[k + 1] + shift;
+      at += static_cast<int32_t>(run_bytes);
+    }
+    if (kept == 0) off[0] = 0;
+    col.offsets().resize(static_cast<size_t>(kept + 1) * 4);
+    col.data().resize(static_cast<size_t>(at));
+  }
+  col.set_length(kept);
+  if (valid.empty()) {
+    col.set_null_count(0);
+    col.validity().clear();
+  } else {
+    col.set_validity_from_bytes(valid.data(), kept);
+  }
 }
 
 }  // namespace
 
 ColumnPtr take_rows(const ColumnVector& col, const uint8_t* keep, int64_t kept) {
   auto out = ColumnVector::make(col.type());
-  take_into(col, keep, kept, out.get());
+  take_into(col, select_rows(keep, col.length(), kept), out.get());
   return out;
 }
 
@@ -164,8 +281,31 @@ ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep) {
   ColumnBatch out;
   out.fields = batch.fields;
   out.num_rows = kept;
-  for (const auto& c : batch.columns) out.columns.push_back(take_rows(*c, keep, kept));
+  const Selection sel = select_rows(keep, batch.num_rows, kept);
+  for (const auto& c : batch.columns) {
+    auto col = ColumnVector::make(c->type());
+    take_into(*c, sel, col.get());
+    out.columns.push_back(std::move(col));
+  }
   return out;
+}
+
+void keep_rows(ColumnBatch& batch, const uint8_t* keep) {
+  int64_t kept = 0;
+  for (int64_t i = 0; i < batch.num_rows; ++i) kept += keep[i] != 0;
+  if (kept == batch.num_rows) return;
+  const Selection sel = select_rows(keep, batch.num_rows, kept);
+  for (auto& c : batch.columns) {
+    const bool flat = c->num_children() == 0 && (c->value_width() > 0 || !c->offsets().empty());
+    if (flat && c.use_count() == 1) {
+      keep_in_place(*c, sel);
+    } else {
+      auto col = ColumnVector::make(c->type());
+      take_into(*c, sel, col.get());
+      c = std::move(col);
+    }
+  }
+  batch.num_rows = kept;
 }
 
 void append_rows(const ColumnVector& src, const int32_t* idx, int64_t n, ColumnVector* dst) {

@@ -291,5 +291,39 @@ TEST(ColumnKernels, TakeRowsOfAMaskEveryType) {
   EXPECT_EQ(take_rows(a, all.data()).columns[0].get(), a.columns[0].get());
 }
 
+// keep_rows compacts the columns only the batch holds in their own buffers and copies the rest;
+// either way the rows are those of take_rows, and a column shared with another batch is left
+// as it was.
+TEST(ColumnKernels, KeepRowsInPlaceMatchesTakeRows) {
+  std::mt19937_64 rng(7);
+  auto fields = all_type_fields();
+  const ColumnBatch a = random_batch(rng, fields, 300);
+  std::vector<int32_t> all_rows(300);
+  for (int i = 0; i < 300; ++i) all_rows[static_cast<size_t>(i)] = i;
+  const auto before = rows_text(a);
+  std::vector<uint8_t> keep(300);
+  for (int percent : {0, 1, 5, 50, 90, 100}) {
+    std::vector<int32_t> rows;
+    for (int i = 0; i < 300; ++i) {
+      bool k = static_cast<int>(rng() % 100) >= percent;
+      keep[static_cast<size_t>(i)] = k;
+      if (k) rows.push_back(i);
+    }
+    SCOPED_TRACE(std::to_string(percent) + "% dropped");
+    const auto expected = rows_text(gather(a, rows));
+    ColumnBatch own = gather(a, all_rows);  // columns no one else holds: compacted in place
+    const ColumnVector* first = own.columns[0].get();
+    keep_rows(own, keep.data());
+    EXPECT_EQ(own.num_rows, static_cast<int64_t>(rows.size()));
+    for (const auto& c : own.columns) EXPECT_EQ(c->length(), own.num_rows);
+    EXPECT_EQ(rows_text(own), expected);
+    EXPECT_EQ(own.columns[0].get(), first);  // a flat column stays the same object
+    ColumnBatch shared = a;                  // columns shared with `a`: copied, `a` untouched
+    keep_rows(shared, keep.data());
+    EXPECT_EQ(rows_text(shared), expected);
+    EXPECT_EQ(rows_text(a), before);
+  }
+}
+
 }  // namespace
 }  // namespace floe

@@ -15,6 +15,9 @@ namespace floe {
 ColumnPtr take_rows(const ColumnVector& col, const uint8_t* keep, int64_t kept);
 // The rows of a mask over every column; the batch itself when every row is kept.
 ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep);
+// The same in place: a flat column only this batch holds is compacted in its own buffers (no
+// allocation, no second copy of the data); any other is replaced by a copy of its kept rows.
+void keep_rows(ColumnBatch& batch, const uint8_t* keep);
 
 // Rows indices[k] of `col` in order; -1 gives a null row.
 ColumnPtr gather(const ColumnVector& col, const int32_t* indices, int64_t n);

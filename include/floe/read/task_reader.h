@@ -72,7 +72,7 @@ class ScanReader {
   Status read_avro(const FileScanTask& task, TaskState& state, const BatchSink& sink);
   // Projects one raw batch (file rows [first_row, first_row + num_rows)) to the output
   // fields, applies deletes and the residual, and hands the survivors to `sink`.
-  Status process_batch(TaskState& state, const ColumnBatch& raw, int64_t first_row,
+  Status process_batch(TaskState& state, ColumnBatch& raw, int64_t first_row,
                        const BatchSink& sink);
 
   FileIOPtr io_;

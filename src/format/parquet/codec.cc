@@ -15,7 +15,6 @@
 namespace floe::parquet::internal {
 
 struct PageCodec::State {
-  ZSTD_DCtx* dctx = nullptr;
   ZSTD_CCtx* cctx = nullptr;
   bool zstd_set = false;  // cctx's parameters are set, for zstd_level
   int zstd_level = 0;
@@ -23,7 +22,6 @@ struct PageCodec::State {
   libdeflate_compressor* deflater = nullptr;
   int deflate_level = -1;
   ~State() {
-    if (dctx) ZSTD_freeDCtx(dctx);
     if (cctx) ZSTD_freeCCtx(cctx);
     if (inflater) libdeflate_free_decompressor(inflater);
     if (deflater) libdeflate_free_compressor(deflater);
@@ -34,6 +32,18 @@ PageCodec::PageCodec() : state_(std::make_unique<State>()) {}
 PageCodec::~PageCodec() = default;
 
 namespace {
+
+// One zstd decompression context per thread, shared by every codec on it (a decompression is
+// one call that keeps no state): a scan of many small files, such as position-delete files,
+// would otherwise create and fault in a fresh context per file.
+ZSTD_DCtx* thread_dctx() {
+  struct Holder {
+    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    ~Holder() { ZSTD_freeDCtx(dctx); }
+  };
+  thread_local Holder holder;
+  return holder.dctx;
+}
 
 uint32_t load_be32(const uint8_t* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
@@ -78,8 +88,10 @@ Status PageCodec::decompress(Codec codec, const uint8_t* src, size_t n, uint8_t*
       return Status::OK();
     }
     case Codec::kZstd: {
-      if (!state_->dctx) state_->dctx = ZSTD_createDCtx();
-      size_t got = ZSTD_decompressDCtx(state_->dctx, dst, dst_size, src, n);
+      ZSTD_DCtx* dctx = thread_dctx();
+      if (!dctx)
+        return make_error(ErrorKind::kInternal, "out of memory: zstd decompression context");
+      size_t got = ZSTD_decompressDCtx(dctx, dst, dst_size, src, n);
       if (ZSTD_isError(got)) return invalid_data("zstd: {}", ZSTD_getErrorName(got));
       if (got != dst_size)
         return invalid_data("zstd: page decompressed to {} bytes, expected {}", got, dst_size);
