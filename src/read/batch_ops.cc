@@ -459,31 +459,47 @@ EqualityColumn find_equality_column(const ColumnBatch& batch, int32_t field_id) 
   return out;
 }
 
-void append_equality_key(const EqualityColumn& column, int64_t i, std::string* key) {
-  const ColumnVector* col = column.leaf;
-  bool null = col == nullptr || col->is_null(i);
-  for (size_t p = 0; !null && p < column.parents.size(); ++p) null = column.parents[p]->is_null(i);
-  if (null) {
-    key->push_back('\0');
-    return;
-  }
-  key->push_back('\1');
-  auto put64 = [&](int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); };
-  switch (col->type_id()) {
-    case TypeId::kBoolean:
-      key->push_back(col->raw<uint8_t>()[i] ? 1 : 0);
-      break;
+bool is_integer_key_type(TypeId type) {
+  switch (type) {
     case TypeId::kInt:
     case TypeId::kDate:
-      put64(col->raw<int32_t>()[i]);
-      break;
     case TypeId::kLong:
     case TypeId::kTime:
     case TypeId::kTimestamp:
     case TypeId::kTimestampTz:
     case TypeId::kTimestampNs:
     case TypeId::kTimestampTzNs:
-      put64(col->raw<int64_t>()[i]);
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool equality_key_is_null(const EqualityColumn& column, int64_t i) {
+  bool null = column.leaf == nullptr || column.leaf->is_null(i);
+  for (size_t p = 0; !null && p < column.parents.size(); ++p) null = column.parents[p]->is_null(i);
+  return null;
+}
+
+int64_t integer_key_at(const ColumnVector& leaf, int64_t i) {
+  return leaf.value_width() == 4 ? leaf.raw<int32_t>()[i] : leaf.raw<int64_t>()[i];
+}
+
+void append_equality_key(const EqualityColumn& column, int64_t i, std::string* key) {
+  const ColumnVector* col = column.leaf;
+  if (equality_key_is_null(column, i)) {
+    key->push_back('\0');
+    return;
+  }
+  key->push_back('\1');
+  auto put64 = [&](int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); };
+  if (is_integer_key_type(col->type_id())) {
+    put64(integer_key_at(*col, i));
+    return;
+  }
+  switch (col->type_id()) {
+    case TypeId::kBoolean:
+      key->push_back(col->raw<uint8_t>()[i] ? 1 : 0);
       break;
     case TypeId::kFloat:
     case TypeId::kDouble: {

@@ -16,6 +16,7 @@
 #include "floe/scan/delete_index.h"
 #include "floe/scan/evaluators.h"
 #include "floe/spec/metadata_columns.h"
+#include "floe/util/int64_set.h"
 #include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
 
@@ -109,7 +110,73 @@ struct ScanReader::FileDeletes {
 
 struct ScanReader::EqualityDeletes {
   std::vector<int32_t> ids;
+  // One integer column (integer_keys): its values, and whether a null key is deleted, probed
+  // without building a key per row. Otherwise every key as append_equality_key encodes it.
+  bool integer_keys = false;
+  Int64Set integers;
+  bool null_key = false;
   std::unordered_set<std::string> keys;
+
+  // Adds the keys of `other` (same ids).
+  void add(const EqualityDeletes& other) {
+    if (integer_keys && other.integer_keys) {
+      other.integers.for_each([&](int64_t v) { integers.insert(v); });
+      null_key |= other.null_key;
+      return;
+    }
+    if (integer_keys) {  // another spelling of the same keys: all as strings from here on
+      integer_keys = false;
+      integers.for_each([&](int64_t v) { keys.insert(integer_key_text(v)); });
+      if (null_key) keys.insert(std::string(1, '\0'));
+      integers = Int64Set();
+    }
+    if (other.integer_keys) {
+      other.integers.for_each([&](int64_t v) { keys.insert(integer_key_text(v)); });
+      if (other.null_key) keys.insert(std::string(1, '\0'));
+    } else {
+      keys.insert(other.keys.begin(), other.keys.end());
+    }
+  }
+  static std::string integer_key_text(int64_t v) {
+    std::string key(1, '\1');
+    key.append(reinterpret_cast<const char*>(&v), 8);
+    return key;
+  }
+  // Clears keep[i] of the rows of `batch` whose key is deleted.
+  void apply(const ColumnBatch& batch, uint8_t* keep, std::string* key) const {
+    std::vector<EqualityColumn> cols;
+    for (int32_t id : ids) cols.push_back(find_equality_column(batch, id));
+    const int64_t n = batch.num_rows;
+    if (!integer_keys) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (!keep[i]) continue;
+        key->clear();
+        for (const EqualityColumn& c : cols) append_equality_key(c, i, key);
+        if (keys.count(*key)) keep[i] = 0;
+      }
+      return;
+    }
+    const EqualityColumn& c = cols[0];
+    const bool integer = c.leaf != nullptr && is_integer_key_type(c.leaf->type_id());
+    if (integer && c.parents.empty() && c.leaf->null_count() == 0) {
+      if (c.leaf->value_width() == 4) {
+        const int32_t* v = c.leaf->raw<int32_t>();
+        for (int64_t i = 0; i < n; ++i) keep[i] &= !integers.contains(v[i]);
+      } else {
+        const int64_t* v = c.leaf->raw<int64_t>();
+        for (int64_t i = 0; i < n; ++i) keep[i] &= !integers.contains(v[i]);
+      }
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      if (!keep[i]) continue;
+      if (equality_key_is_null(c, i)) {
+        if (null_key) keep[i] = 0;
+      } else if (integer && integers.contains(integer_key_at(*c.leaf, i))) {
+        keep[i] = 0;
+      }
+    }
+  }
 };
 
 ScanReader::ScanReader(FileIOPtr io, std::shared_ptr<const TableMetadata> table,
@@ -191,6 +258,29 @@ Result<std::shared_ptr<const ScanReader::EqualityDeletes>> ScanReader::load_equa
     fields.push_back(*f);
   }
   auto batches = FLOE_TRY(read_all(d, fields, name_mapping_));
+  // One integer column: the keys as integers.
+  out->integer_keys = out->ids.size() == 1;
+  int64_t rows = 0;
+  for (const auto& b : batches) {
+    const EqualityColumn c = find_equality_column(b, out->ids[0]);
+    if (c.leaf != nullptr && !is_integer_key_type(c.leaf->type_id())) out->integer_keys = false;
+    rows += b.num_rows;
+  }
+  if (out->integer_keys) {
+    out->integers.reserve(static_cast<size_t>(rows));
+    for (const auto& b : batches) {
+      const EqualityColumn c = find_equality_column(b, out->ids[0]);
+      for (int64_t i = 0; i < b.num_rows; ++i) {
+        if (equality_key_is_null(c, i)) {
+          out->null_key = true;
+        } else {
+          out->integers.insert(integer_key_at(*c.leaf, i));
+        }
+      }
+    }
+    stats_.delete_files_loaded++;
+    return std::shared_ptr<const EqualityDeletes>(out);
+  }
   std::string key;
   for (const auto& b : batches) {
     std::vector<EqualityColumn> cols;
@@ -247,10 +337,8 @@ ScanReader::equality_sets_for(const FileScanTask& task) {
         FLOE_TRY(equality_cache_.get(key, [&]() -> Result<std::shared_ptr<const EqualityDeletes>> {
           auto set = std::make_shared<EqualityDeletes>();
           set->ids = ids;
-          for (const DeleteFile* f : files) {
-            auto one = FLOE_TRY(equality_deletes_of(*f));
-            set->keys.insert(one->keys.begin(), one->keys.end());
-          }
+          set->integer_keys = true;  // until a part has other keys
+          for (const DeleteFile* f : files) set->add(*FLOE_TRY(equality_deletes_of(*f)));
           return std::shared_ptr<const EqualityDeletes>(set);
         }));
     out.push_back(std::move(merged));
@@ -461,16 +549,7 @@ Status ScanReader::process_batch(TaskState& state, ColumnBatch& raw, int64_t fir
   std::string& key = state.key;
   keep.assign(static_cast<size_t>(n), 1);
   state.positions.apply(first_row, n, keep.data());
-  for (const auto& e : state.equality) {
-    std::vector<EqualityColumn> cols;
-    for (int32_t id : e->ids) cols.push_back(find_equality_column(batch, id));
-    for (int64_t i = 0; i < n; ++i) {
-      if (!keep[static_cast<size_t>(i)]) continue;
-      key.clear();
-      for (const EqualityColumn& c : cols) append_equality_key(c, i, &key);
-      if (e->keys.count(key)) keep[static_cast<size_t>(i)] = 0;
-    }
-  }
+  for (const auto& e : state.equality) e->apply(batch, keep.data(), &key);
   int64_t after_deletes = 0;
   for (uint8_t k : keep) after_deletes += k;
   stats_.rows_deleted += n - after_deletes;

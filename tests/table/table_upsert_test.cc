@@ -386,6 +386,42 @@ TEST_F(UpsertTest, NestedKeyColumns) {
   EXPECT_EQ(*deletes[0].data_file.equality_ids, o.key_ids);
 }
 
+TEST_F(UpsertTest, OneIntegerKeyAcrossManyDeleteFiles) {
+  // An int key alone: reads keep its deleted keys as integers, merged over every delete file
+  // of a data file (the first file's rows meet the deletes of three later commits).
+  auto schema = std::make_shared<const Schema>(
+      0, std::vector<NestedField>{field(1, "id", Type::int32(), true),
+                                  field(2, "name", Type::string())});
+  auto t = must(Table::create(catalog, id, schema));
+  UpsertOptions o;
+  o.key_ids = {t->metadata()->schema()->find_field("id")->id};
+  auto w = must(UpsertWriter::make(t, o));
+  auto batch = [&](int from, int to, int step, const std::string& name) {
+    ColumnBatch b = ColumnBatch::make(t->metadata()->schema()->fields());
+    for (int i = from; i <= to; i += step) {
+      b.columns[0]->append_fixed<int32_t>(i);
+      b.columns[1]->append_bytes(name + std::to_string(i));
+      ++b.num_rows;
+    }
+    return b;
+  };
+  ASSERT_OK(w->upsert(batch(1, 100, 1, "a")));
+  ASSERT_OK(w->commit().status());
+  ASSERT_OK(w->remove(batch(2, 100, 2, "")));  // the even ids
+  ASSERT_OK(w->commit().status());
+  ASSERT_OK(w->upsert(batch(3, 3, 1, "b")));
+  ASSERT_OK(w->commit().status());
+  ASSERT_OK(w->remove(batch(5, 7, 2, "")));
+  ASSERT_OK(w->commit().status());
+  std::vector<std::string> expected;
+  for (int i = 1; i <= 99; i += 2) {
+    if (i == 5 || i == 7) continue;
+    expected.push_back(std::to_string(i) + "," + (i == 3 ? "b" : "a") + std::to_string(i));
+  }
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(read_all(*t), expected);
+}
+
 TEST_F(UpsertTest, OtherBranchesAndSummaryProperties) {
   auto t = create();
   UpsertOptions o;

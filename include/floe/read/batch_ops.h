@@ -46,4 +46,11 @@ EqualityColumn find_equality_column(const ColumnBatch& batch, int32_t field_id);
 // promotion, and -0.0 / NaN are canonical.
 void append_equality_key(const EqualityColumn& column, int64_t i, std::string* key);
 
+// The parts of that key for one integer column (int, long, date, time, timestamps), which
+// equality deletes keep as integers: whether row i's key is null, and its value widened to 64
+// bits (what append_equality_key encodes after the '\1' of a present value).
+bool is_integer_key_type(TypeId type);
+bool equality_key_is_null(const EqualityColumn& column, int64_t i);
+int64_t integer_key_at(const ColumnVector& leaf, int64_t i);
+
 }  // namespace floe
