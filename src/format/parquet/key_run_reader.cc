@@ -56,7 +56,7 @@ struct KeyRunReader::Impl {
 
   Status start(Column* c) {
     const ColumnMetaData& m = meta(group, *c);
-    Status st = internal::read_chunk(io, file.path(), m, &c->chunk);
+    Status st = file.read_chunk(m, &c->chunk);
     if (!st.ok()) return st.with_context(file.path());
     return c->decoder.start(c->spec, m, c->chunk);
   }

@@ -289,6 +289,19 @@ struct ParquetReader::Ahead {
   Status status;
 };
 
+Status ParquetReader::read_chunk(const ColumnMetaData& meta, Buffer* out) const {
+  const int64_t start = internal::chunk_start(meta);
+  const int64_t length = meta.total_compressed_size;
+  const auto size = static_cast<int64_t>(whole_file_.size());
+  if (size == 0 || start < 0 || length < 0 || start > size || length > size - start) {
+    return internal::read_chunk(*io_, path_, meta, out);  // the file reports a bad range
+  }
+  out->resize(static_cast<size_t>(length));
+  if (length != 0)
+    std::memcpy(out->data(), whole_file_.data() + start, static_cast<size_t>(length));
+  return Status::OK();
+}
+
 ParquetReader::~ParquetReader() {
   if (impl_) drain_ahead();
 }
@@ -337,6 +350,7 @@ Result<std::unique_ptr<ParquetReader>> ParquetReader::open(FileIOPtr io, std::st
   if (tail_len == size && tail.compare(0, 4, "PAR1") != 0) {
     return fail(invalid_data("bad magic: not a Parquet file (no PAR1 at the start)"));
   }
+  if (tail_len == size) r->whole_file_ = tail;
   uint32_t footer_len;
   std::memcpy(&footer_len, tail.data() + tail.size() - 8, 4);
   if (static_cast<int64_t>(footer_len) > size - 12) {
@@ -575,13 +589,13 @@ Result<ColumnBatch> ParquetReader::decode_rows(int index, int64_t first, int64_t
           std::lock_guard lock(shared->mu);
           bytes = &shared->bytes;
           if (!shared->read) {
-            st = internal::read_chunk(*io_, path_, meta, &shared->bytes);
+            st = read_chunk(meta, &shared->bytes);
             shared->read = st.ok();
           }
           dictionary = shared->dictionary;
           dictionary_body = shared->dictionary_body;
         } else {
-          st = internal::read_chunk(*io_, path_, meta, &ls.chunk);
+          st = read_chunk(meta, &ls.chunk);
         }
         if (!st.ok()) return st.with_context(path_);
         st = ls.decoder.start(ls.spec, meta, *bytes);
@@ -902,7 +916,7 @@ void ParquetReader::locate_pages(int group, GroupChunks& chunks) {
   std::lock_guard lock(c.mu);
   if (!c.read) {
     // A failed read is left to the range that needs the chunk, to report.
-    if (!internal::read_chunk(*io_, path_, meta, &c.bytes).ok()) return;
+    if (!read_chunk(meta, &c.bytes).ok()) return;
     c.read = true;
   }
   // Page headers only; anything odd leaves the page ends unknown (the ranges then report it).

@@ -101,6 +101,11 @@ class ParquetReader {
 
   struct Impl;
 
+  // A column chunk's bytes: read from the file, or copied from the whole file when open() read
+  // all of it with the footer (files up to 64 KiB, such as most position-delete files, then
+  // cost one request in all).
+  Status read_chunk(const ColumnMetaData& meta, Buffer* out) const;
+
  private:
   ParquetReader() = default;
   struct LeafState;
@@ -125,6 +130,7 @@ class ParquetReader {
   ReaderOptions options_;
   FileMetaData metadata_;
   int64_t file_size_ = 0;
+  std::string whole_file_;  // the file's bytes when the tail read held all of it
   std::unique_ptr<Schema> schema_;
   IdSource id_source_ = IdSource::kFieldIds;
   std::vector<int32_t> element_ids_;
