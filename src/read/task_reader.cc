@@ -346,8 +346,11 @@ ScanReader::equality_sets_for(const FileScanTask& task) {
   return out;
 }
 
-Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
-  PositionDeleteSet set;
+Result<std::shared_ptr<const PositionDeleteSet>> ScanReader::positions_for(
+    const FileScanTask& task) {
+  // A data file with one source of positions (one delete file's entry or one vector) uses that
+  // finished set as it is; several are merged into a new one.
+  std::vector<std::shared_ptr<const PositionDeleteSet>> parts;
   std::string key = normalize_file_path(task.file->file_path);
   for (const auto& d : task.deletes) {
     if (d->content() != FileContent::kPositionDeletes) continue;
@@ -374,23 +377,29 @@ Result<PositionDeleteSet> ScanReader::positions_for(const FileScanTask& task) {
           blob, fmt::format("deletion vector for {} in {}", task.file->file_path, d->file_path()),
           task.file->record_count));
       stats_.delete_files_loaded++;
-      set.merge(dv);
+      dv.finish();
+      parts.push_back(std::make_shared<const PositionDeleteSet>(std::move(dv)));
       continue;
     }
     auto file = FLOE_TRY(position_deletes_of(*d));
     auto it = file->by_path.find(key);
-    if (it != file->by_path.end()) set.merge(it->second);
+    if (it != file->by_path.end()) {
+      parts.push_back(std::shared_ptr<const PositionDeleteSet>(file, &it->second));
+    }
   }
-  set.finish();
-  return set;
+  if (parts.size() == 1) return parts[0];
+  auto set = std::make_shared<PositionDeleteSet>();
+  for (const auto& p : parts) set->merge(*p);
+  set->finish();
+  return std::shared_ptr<const PositionDeleteSet>(std::move(set));
 }
 
 struct ScanReader::TaskState {
   const DataFile* file = nullptr;
   ExprPtr residual;
   std::vector<std::shared_ptr<const EqualityDeletes>> equality;
-  std::vector<NestedField> work;  // the output fields, then helper columns
-  PositionDeleteSet positions;
+  std::vector<NestedField> work;                       // the output fields, then helper columns
+  std::shared_ptr<const PositionDeleteSet> positions;  // never null
   const PartitionSpec* spec = nullptr;
   std::vector<uint8_t> keep;
   std::string key;
@@ -548,7 +557,7 @@ Status ScanReader::process_batch(TaskState& state, ColumnBatch& raw, int64_t fir
   std::vector<uint8_t>& keep = state.keep;
   std::string& key = state.key;
   keep.assign(static_cast<size_t>(n), 1);
-  state.positions.apply(first_row, n, keep.data());
+  state.positions->apply(first_row, n, keep.data());
   for (const auto& e : state.equality) e->apply(batch, keep.data(), &key);
   int64_t after_deletes = 0;
   for (uint8_t k : keep) after_deletes += k;

@@ -58,7 +58,7 @@ class ScanReader {
   Result<std::shared_ptr<const FileDeletes>> load_position_deletes(const DeleteFile& d);
   Result<std::shared_ptr<const EqualityDeletes>> equality_deletes_of(const DeleteFile& d);
   Result<std::shared_ptr<const EqualityDeletes>> load_equality_deletes(const DeleteFile& d);
-  Result<PositionDeleteSet> positions_for(const FileScanTask& task);
+  Result<std::shared_ptr<const PositionDeleteSet>> positions_for(const FileScanTask& task);
   Result<std::vector<std::shared_ptr<const EqualityDeletes>>> equality_sets_for(
       const FileScanTask& task);
   Result<std::shared_ptr<const PuffinFooter>> puffin_footer_of(const DeleteFile& puffin);
