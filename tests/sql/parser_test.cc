@@ -1092,6 +1092,19 @@ TEST(SqlParserErrors, EntryPoints) {
   EXPECT_EQ(t.status().message(), "syntax error at 1:16 near 'x': expected end of type");
 }
 
+// A sign directly before a number is part of the literal; a negated parenthesised number is a
+// negation, and prints so that it reads back as one (a fuzz finding: VALUES- (1)).
+TEST(SqlParserRoundTrip, NegatedNumbersStayNegations) {
+  EXPECT_EQ(canon_expr("-1"), "-1");
+  EXPECT_EQ(canon_expr("- (1)"), "(- (1))");
+  EXPECT_EQ(canon_expr("(- (1))"), "(- (1))");
+  EXPECT_EQ(canon_expr("-(2.5)"), "(- (2.5))");
+  EXPECT_EQ(canon_expr("- - 1"), "(- (-1))");
+  EXPECT_EQ(canon_expr("(- (-1))"), "(- (-1))");
+  EXPECT_EQ(canon("VALUES- (1), (2)"), "VALUES ((- (1))), (2)");
+  EXPECT_EQ(canon("VALUES ((- (1))), (2)"), "VALUES ((- (1))), (2)");
+}
+
 TEST(SqlParserRoundTrip, AmbiguousNamesAreQuoted) {
   // A column named `values` or `interval` must not print as the start of a query or literal.
   EXPECT_EQ(canon("SELECT `values` - 1, t.`interval` FROM t"),

@@ -682,7 +682,17 @@ std::string to_string(const Expr& e) {
     case ExprKind::kUnary: {
       const auto& u = e.as<UnaryExpr>();
       static constexpr const char* kOps[] = {"- ", "+ ", "NOT ", "~ "};
-      return "(" + std::string(kOps[static_cast<int>(u.op)]) + to_string(*u.operand) + ")";
+      // A sign before a number is read as part of the literal: -(1) is printed "(- (1))" so
+      // that it reads back as a negation, not as the literal -1 (a fuzz finding).
+      bool number = false;
+      if (u.op == UnaryOp::kNegate && u.operand->kind == ExprKind::kLiteral) {
+        LiteralKind k = u.operand->as<LiteralExpr>().literal_kind;
+        number =
+            k == LiteralKind::kInteger || k == LiteralKind::kDecimal || k == LiteralKind::kDouble;
+      }
+      std::string operand = to_string(*u.operand);
+      if (number) operand = "(" + operand + ")";
+      return "(" + std::string(kOps[static_cast<int>(u.op)]) + operand + ")";
     }
     case ExprKind::kBinary: {
       // a + b + c + ...: the left spine in a loop, so a long chain is printed in linear time

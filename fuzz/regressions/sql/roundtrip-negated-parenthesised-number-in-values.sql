@@ -1,0 +1,6 @@
+EXPLAIN SELECT * FROM events WHERE id = 5;
+EXPLAIN EXTENDED SELECT count(DISTINCT user_id) FROM events;
+VALUES (*/ 'a'), (2, 'b');
+SELECT * FROM range(0, 10, 2) r CROSS JOIN VALUES- (1), (2) AS v(x);
+SELECT * FROM events VERSION AS OF 1;
+SELECT * FROM events TIMESTAMP AS OF '2026-01-01 00:00:]00';
