@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "floe/sql/session.h"
+#include "test_support.h"
 
 namespace floe::sql {
 namespace {
@@ -81,7 +82,9 @@ TEST(SqlEngineLimits, AndOrColumnNamesFollowSparksBalancedTree) {
 
 TEST(SqlEngineLimits, LongPlusChainsWorkOrFailClearly) {
   Session s;
-  EXPECT_EQ(one(s, "SELECT " + chain("1", "+", 5000)), "[5000]");
+  // AddressSanitizer's frames are several times larger, so the stack guard stops a shorter chain.
+  const int works = floe::test_support::kAddressSanitizer ? 1000 : 5000;
+  EXPECT_EQ(one(s, "SELECT " + chain("1", "+", works)), "[" + std::to_string(works) + "]");
   for (int n : {20000, 100000}) {
     auto r = query(s, "SELECT " + chain("1", "+", n));
     if (r.ok()) {
