@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "floe/util/compression.h"
 
@@ -21,6 +22,30 @@ void PositionDeleteSet::finish() {
     std::sort(positions_.begin(), positions_.end());
   }
   positions_.erase(std::unique(positions_.begin(), positions_.end()), positions_.end());
+}
+
+PositionDeleteSet PositionDeleteSet::union_of(
+    const std::vector<const PositionDeleteSet*>& finished) {
+  PositionDeleteSet out;
+  if (finished.empty()) return out;
+  std::vector<std::vector<int64_t>> runs;
+  runs.reserve(finished.size());
+  for (const PositionDeleteSet* s : finished) runs.push_back(s->positions_);
+  while (runs.size() > 1) {
+    std::vector<std::vector<int64_t>> next;
+    next.reserve((runs.size() + 1) / 2);
+    for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+      std::vector<int64_t> m;
+      m.reserve(runs[i].size() + runs[i + 1].size());
+      std::set_union(runs[i].begin(), runs[i].end(), runs[i + 1].begin(), runs[i + 1].end(),
+                     std::back_inserter(m));
+      next.push_back(std::move(m));
+    }
+    if (runs.size() % 2 == 1) next.push_back(std::move(runs.back()));
+    runs = std::move(next);
+  }
+  out.positions_ = std::move(runs[0]);
+  return out;
 }
 
 bool PositionDeleteSet::contains(int64_t pos) const {

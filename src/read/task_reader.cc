@@ -388,10 +388,9 @@ Result<std::shared_ptr<const PositionDeleteSet>> ScanReader::positions_for(
     }
   }
   if (parts.size() == 1) return parts[0];
-  auto set = std::make_shared<PositionDeleteSet>();
-  for (const auto& p : parts) set->merge(*p);
-  set->finish();
-  return std::shared_ptr<const PositionDeleteSet>(std::move(set));
+  std::vector<const PositionDeleteSet*> finished;
+  for (const auto& p : parts) finished.push_back(p.get());
+  return std::make_shared<const PositionDeleteSet>(PositionDeleteSet::union_of(finished));
 }
 
 struct ScanReader::TaskState {

@@ -6,6 +6,8 @@
 
 #include <fstream>
 #include <optional>
+#include <random>
+#include <set>
 #include <sstream>
 
 #include "floe/write/deletion_vector_writer.h"
@@ -212,6 +214,28 @@ TEST(BatchOpsTest, EqualityKeysOfNestedFields) {
   EqualityColumn missing = find_equality_column(b, 99);
   EXPECT_EQ(missing.leaf, nullptr);
   EXPECT_EQ(key(missing, 0), key(nested, 2));
+}
+
+// The union of several delete files' sets for one data file: every position once, sorted, for 0
+// to 7 sets that overlap and interleave.
+TEST(PositionDeleteSetTest, UnionOfFinishedSets) {
+  std::mt19937_64 rng(3);
+  for (int k = 0; k < 8; ++k) {
+    std::vector<PositionDeleteSet> sets(static_cast<size_t>(k));
+    std::set<int64_t> expected;
+    for (auto& set : sets) {
+      for (int i = 0; i < 500; ++i) {
+        int64_t pos = static_cast<int64_t>(rng() % 3000);
+        set.add(pos);
+        expected.insert(pos);
+      }
+      set.finish();
+    }
+    std::vector<const PositionDeleteSet*> finished;
+    for (const auto& set : sets) finished.push_back(&set);
+    PositionDeleteSet u = PositionDeleteSet::union_of(finished);
+    EXPECT_EQ(u.positions(), std::vector<int64_t>(expected.begin(), expected.end())) << k;
+  }
 }
 
 }  // namespace

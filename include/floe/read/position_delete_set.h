@@ -21,6 +21,9 @@ class PositionDeleteSet {
   void merge(const PositionDeleteSet& other);
   // Sorts and removes duplicates; call after adding.
   void finish();
+  // The union of finished sets, finished: merged pairwise in linear passes (log2(k) of them for
+  // k sets), not concatenated and sorted again.
+  static PositionDeleteSet union_of(const std::vector<const PositionDeleteSet*>& finished);
 
   size_t cardinality() const { return positions_.size(); }
   bool empty() const { return positions_.empty(); }
