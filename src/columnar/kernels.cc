@@ -105,18 +105,72 @@ void gather_values(const uint8_t* src, const std::vector<int32_t>& rows, uint8_t
   for (size_t k = 0, n = rows.size(); k < n; ++k) to[k] = from[r[k]];
 }
 
-void take_validity(const ColumnVector& in, const Selection& sel, ColumnVector* out) {
-  if (in.null_count() == 0) {
-    out->set_null_count(0);
-    out->validity().clear();
-    return;
-  }
-  std::vector<uint8_t> valid(static_cast<size_t>(sel.kept));
+// The kept rows' validity flags (1 = valid), empty when the column has no nulls.
+std::vector<uint8_t> kept_validity(const ColumnVector& in, const Selection& sel) {
+  std::vector<uint8_t> valid;
+  if (in.null_count() == 0) return valid;
+  valid.resize(static_cast<size_t>(sel.kept));
   size_t j = 0;
   for (const Run& r : sel.runs) {
     for (int64_t i = r.begin; i < r.end; ++i) valid[j++] = in.is_valid(i);
   }
-  out->set_validity_from_bytes(valid.data(), static_cast<int64_t>(valid.size()));
+  return valid;
+}
+
+void set_kept_validity(const std::vector<uint8_t>& valid, int64_t kept, ColumnVector* out) {
+  if (valid.empty()) {
+    out->set_null_count(0);
+    out->validity().clear();
+  } else {
+    out->set_validity_from_bytes(valid.data(), kept);
+  }
+}
+
+// The kept values of width w from src to dst, which may be src itself: every kept row moves to
+// a slot at or before its own, so a forward pass never overwrites a row it has still to read.
+void keep_fixed(const uint8_t* src, size_t w, const Selection& sel, uint8_t* dst) {
+  if (!sel.rows.empty() && (w == 1 || w == 2 || w == 4 || w == 8)) {
+    switch (w) {
+      case 1:
+        gather_values<uint8_t>(src, sel.rows, dst);
+        break;
+      case 2:
+        gather_values<uint16_t>(src, sel.rows, dst);
+        break;
+      case 4:
+        gather_values<uint32_t>(src, sel.rows, dst);
+        break;
+      default:
+        gather_values<uint64_t>(src, sel.rows, dst);
+        break;
+    }
+    return;
+  }
+  for (const Run& r : sel.runs) {
+    const size_t bytes = static_cast<size_t>(r.end - r.begin) * w;
+    std::memmove(dst, src + static_cast<size_t>(r.begin) * w, bytes);
+    dst += bytes;
+  }
+}
+
+// The kept strings (offsets off, bytes data) into offsets o and bytes d, which may be off and
+// data themselves (as keep_fixed): a run's old start and end are read before its first new
+// offset is written, and new offsets land at or before the old ones. Returns the bytes kept.
+int32_t keep_strings(const int32_t* off, const uint8_t* data, const Selection& sel, int32_t* o,
+                     uint8_t* d) {
+  int32_t at = 0;  // new offset of the next kept row
+  int64_t j = 0;
+  for (const Run& r : sel.runs) {
+    const int32_t begin = off[r.begin];
+    const size_t run_bytes = static_cast<size_t>(off[r.end] - begin);
+    if (run_bytes != 0) std::memmove(d + at, data + begin, run_bytes);
+    const int32_t shift = at - begin;
+    if (j == 0) o[0] = 0;
+    for (int64_t k = r.begin; k < r.end; ++k) o[++j] = off[k + 1] + shift;
+    at += static_cast<int32_t>(run_bytes);
+  }
+  if (sel.kept == 0) o[0] = 0;
+  return at;
 }
 
 void take_into(const ColumnVector& in, const Selection& sel, ColumnVector* out) {
@@ -153,117 +207,34 @@ void take_into(const ColumnVector& in, const Selection& sel, ColumnVector* out) 
   } else if (in.value_width() > 0) {
     const size_t w = static_cast<size_t>(in.value_width());
     out->values().resize(static_cast<size_t>(kept) * w);
-    const uint8_t* src = in.values().data();
-    uint8_t* dst = out->values().data();
-    if (!sel.rows.empty() && (w == 1 || w == 2 || w == 4 || w == 8)) {
-      switch (w) {
-        case 1:
-          gather_values<uint8_t>(src, sel.rows, dst);
-          break;
-        case 2:
-          gather_values<uint16_t>(src, sel.rows, dst);
-          break;
-        case 4:
-          gather_values<uint32_t>(src, sel.rows, dst);
-          break;
-        default:
-          gather_values<uint64_t>(src, sel.rows, dst);
-          break;
-      }
-    } else {
-      for (const Run& r : sel.runs) {
-        const size_t bytes = static_cast<size_t>(r.end - r.begin) * w;
-        std::memcpy(dst, src + static_cast<size_t>(r.begin) * w, bytes);
-        dst += bytes;
-      }
-    }
+    keep_fixed(in.values().data(), w, sel, out->values().data());
   } else {
     const int32_t* off = in.offsets().as<int32_t>();
     int64_t bytes = 0;
     for (const Run& r : sel.runs) bytes += off[r.end] - off[r.begin];
     out->offsets().resize(static_cast<size_t>(kept + 1) * 4);
     out->data().resize(static_cast<size_t>(bytes));
-    int32_t* o = out->offsets().as<int32_t>();
-    uint8_t* d = out->data().data();
-    o[0] = 0;
-    int64_t j = 0;
-    for (const Run& r : sel.runs) {
-      // The run's bytes in one copy; its offsets shifted to where they land.
-      const int32_t shift = o[j] - off[r.begin];
-      const size_t run_bytes = static_cast<size_t>(off[r.end] - off[r.begin]);
-      if (run_bytes != 0) std::memcpy(d + o[j], in.data().data() + off[r.begin], run_bytes);
-      for (int64_t k = r.begin; k < r.end; ++k) o[++j] = off[k + 1] + shift;
-    }
+    keep_strings(off, in.data().data(), sel, out->offsets().as<int32_t>(), out->data().data());
   }
-  take_validity(in, sel, out);
+  set_kept_validity(kept_validity(in, sel), kept, out);
 }
 
-// take_into for a flat column into its own buffers: every kept row moves to a slot at or before
-// its own, so one forward pass never overwrites a row it still has to read.
+// take_into for a flat column into its own buffers.
 void keep_in_place(ColumnVector& col, const Selection& sel) {
   const int64_t kept = sel.kept;
-  std::vector<uint8_t> valid;
-  if (col.null_count() != 0) {
-    valid.resize(static_cast<size_t>(kept));
-    size_t j = 0;
-    for (const Run& r : sel.runs) {
-      for (int64_t i = r.begin; i < r.end; ++i) valid[j++] = col.is_valid(i);
-    }
-  }
+  std::vector<uint8_t> valid = kept_validity(col, sel);
   if (col.value_width() > 0) {
     const size_t w = static_cast<size_t>(col.value_width());
-    uint8_t* base = col.values().data();
-    if (!sel.rows.empty() && (w == 1 || w == 2 || w == 4 || w == 8)) {
-      switch (w) {
-        case 1:
-          gather_values<uint8_t>(base, sel.rows, base);
-          break;
-        case 2:
-          gather_values<uint16_t>(base, sel.rows, base);
-          break;
-        case 4:
-          gather_values<uint32_t>(base, sel.rows, base);
-          break;
-        default:
-          gather_values<uint64_t>(base, sel.rows, base);
-          break;
-      }
-    } else {
-      uint8_t* dst = base;
-      for (const Run& r : sel.runs) {
-        const size_t bytes = static_cast<size_t>(r.end - r.begin) * w;
-        std::memmove(dst, base + static_cast<size_t>(r.begin) * w, bytes);
-        dst += bytes;
-      }
-    }
+    keep_fixed(col.values().data(), w, sel, col.values().data());
     col.values().resize(static_cast<size_t>(kept) * w);
   } else {
     int32_t* off = col.offsets().as<int32_t>();
-    uint8_t* d = col.data().data();
-    // off[] is rewritten as it is read: new offsets land at or before the old ones they come
-    // from, and a run's old start and end are read before its first new offset is written.
-    int32_t at = 0;  // new offset of the next kept row
-    int64_t j = 0;
-    for (const Run& r : sel.runs) {
-      const int32_t begin = off[r.begin];
-      const size_t run_bytes = static_cast<size_t>(off[r.end] - begin);
-      if (run_bytes != 0) std::memmove(d + at, d + begin, run_bytes);
-      const int32_t shift = at - begin;
-      if (j == 0) off[0] = 0;
-      for (int64_t k = r.begin; k < r.end; ++k) off[++j] = off[k + 1] + shift;
-      at += static_cast<int32_t>(run_bytes);
-    }
-    if (kept == 0) off[0] = 0;
+    int32_t bytes = keep_strings(off, col.data().data(), sel, off, col.data().data());
     col.offsets().resize(static_cast<size_t>(kept + 1) * 4);
-    col.data().resize(static_cast<size_t>(at));
+    col.data().resize(static_cast<size_t>(bytes));
   }
   col.set_length(kept);
-  if (valid.empty()) {
-    col.set_null_count(0);
-    col.validity().clear();
-  } else {
-    col.set_validity_from_bytes(valid.data(), kept);
-  }
+  set_kept_validity(valid, kept, &col);
 }
 
 }  // namespace
