@@ -485,18 +485,25 @@ int64_t integer_key_at(const ColumnVector& leaf, int64_t i) {
   return leaf.value_width() == 4 ? leaf.raw<int32_t>()[i] : leaf.raw<int64_t>()[i];
 }
 
+void append_null_key(std::string* key) { key->push_back('\0'); }
+
+void append_integer_key(int64_t v, std::string* key) {
+  key->push_back('\1');
+  key->append(reinterpret_cast<const char*>(&v), 8);
+}
+
 void append_equality_key(const EqualityColumn& column, int64_t i, std::string* key) {
   const ColumnVector* col = column.leaf;
   if (equality_key_is_null(column, i)) {
-    key->push_back('\0');
+    append_null_key(key);
+    return;
+  }
+  if (is_integer_key_type(col->type_id())) {
+    append_integer_key(integer_key_at(*col, i), key);
     return;
   }
   key->push_back('\1');
   auto put64 = [&](int64_t v) { key->append(reinterpret_cast<const char*>(&v), 8); };
-  if (is_integer_key_type(col->type_id())) {
-    put64(integer_key_at(*col, i));
-    return;
-  }
   switch (col->type_id()) {
     case TypeId::kBoolean:
       key->push_back(col->raw<uint8_t>()[i] ? 1 : 0);

@@ -126,21 +126,28 @@ struct ScanReader::EqualityDeletes {
     }
     if (integer_keys) {  // another spelling of the same keys: all as strings from here on
       integer_keys = false;
-      integers.for_each([&](int64_t v) { keys.insert(integer_key_text(v)); });
-      if (null_key) keys.insert(std::string(1, '\0'));
+      add_as_strings(*this);
       integers = Int64Set();
     }
     if (other.integer_keys) {
-      other.integers.for_each([&](int64_t v) { keys.insert(integer_key_text(v)); });
-      if (other.null_key) keys.insert(std::string(1, '\0'));
+      add_as_strings(other);
     } else {
       keys.insert(other.keys.begin(), other.keys.end());
     }
   }
-  static std::string integer_key_text(int64_t v) {
-    std::string key(1, '\1');
-    key.append(reinterpret_cast<const char*>(&v), 8);
-    return key;
+  // The integer keys of `from` as append_equality_key encodes them, into keys.
+  void add_as_strings(const EqualityDeletes& from) {
+    std::string key;
+    from.integers.for_each([&](int64_t v) {
+      key.clear();
+      append_integer_key(v, &key);
+      keys.insert(key);
+    });
+    if (from.null_key) {
+      key.clear();
+      append_null_key(&key);
+      keys.insert(key);
+    }
   }
   // Clears keep[i] of the rows of `batch` whose key is deleted.
   void apply(const ColumnBatch& batch, uint8_t* keep, std::string* key) const {

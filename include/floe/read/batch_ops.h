@@ -52,5 +52,8 @@ void append_equality_key(const EqualityColumn& column, int64_t i, std::string* k
 bool is_integer_key_type(TypeId type);
 bool equality_key_is_null(const EqualityColumn& column, int64_t i);
 int64_t integer_key_at(const ColumnVector& leaf, int64_t i);
+// What append_equality_key appends for a null, and for an integer value.
+void append_null_key(std::string* key);
+void append_integer_key(int64_t v, std::string* key);
 
 }  // namespace floe
