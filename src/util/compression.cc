@@ -199,11 +199,6 @@ Result<std::string> zstd_compress(std::string_view data, int level) {
 
 namespace {
 
-struct DCtxDeleter {
-  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
-};
-using DCtxPtr = std::unique_ptr<ZSTD_DCtx, DCtxDeleter>;
-
 Result<std::string> zstd_decompress_streaming(ZSTD_DCtx* dctx, std::string_view data) {
   std::string out(initial_capacity(data.size(), 4), '\0');
   ZSTD_inBuffer in{data.data(), data.size(), 0};
@@ -258,9 +253,18 @@ unsigned long long zstd_total_content_size(std::string_view data) {
 
 }  // namespace
 
+ZSTD_DCtx* thread_zstd_dctx() {
+  struct Holder {
+    ZSTD_DCtx* dctx = ZSTD_createDCtx();
+    ~Holder() { ZSTD_freeDCtx(dctx); }
+  };
+  thread_local Holder holder;
+  return holder.dctx;
+}
+
 Result<std::string> zstd_decompress(std::string_view data) {
   if (data.empty()) return invalid_data("zstd: empty input");
-  DCtxPtr dctx(ZSTD_createDCtx());
+  ZSTD_DCtx* dctx = thread_zstd_dctx();
   if (!dctx) return Status(ErrorKind::kInternal, "zstd: cannot allocate a decompression context");
 
   // Sum of the declared sizes of all frames, if every frame declares one.
@@ -268,14 +272,15 @@ Result<std::string> zstd_decompress(std::string_view data) {
   if (total == ZSTD_CONTENTSIZE_ERROR) return invalid_data("zstd: corrupt or truncated frame");
   if (total != ZSTD_CONTENTSIZE_UNKNOWN && total <= kMaxTrustedContentSize) {
     std::string out(static_cast<size_t>(total), '\0');
-    size_t n = ZSTD_decompressDCtx(dctx.get(), out.data(), out.size(), data.data(), data.size());
+    size_t n = ZSTD_decompressDCtx(dctx, out.data(), out.size(), data.data(), data.size());
     if (ZSTD_isError(n)) return invalid_data("zstd: corrupt data: {}", ZSTD_getErrorName(n));
     if (n != total) {
       return invalid_data("zstd: frames declare {} bytes but decode to {}", total, n);
     }
     return out;
   }
-  return zstd_decompress_streaming(dctx.get(), data);
+  ZSTD_DCtx_reset(dctx, ZSTD_reset_session_only);  // a stream cut short earlier left state
+  return zstd_decompress_streaming(dctx, data);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,6 +9,8 @@
 
 #include "floe/util/result.h"
 
+struct ZSTD_DCtx_s;  // zstd.h's ZSTD_DCtx
+
 namespace floe {
 
 // gzip member(s) (RFC 1952), as used by *.gz.metadata.json. Level 1-9 (zlib semantics).
@@ -20,6 +22,11 @@ bool is_gzip(std::string_view data);  // 1f 8b
 Result<std::string> zstd_compress(std::string_view data, int level = 3);
 Result<std::string> zstd_decompress(std::string_view data);
 bool is_zstd(std::string_view data);  // 28 b5 2f fd
+// The calling thread's zstd decompression context (null if it cannot be allocated), shared by
+// every reader on the thread: Parquet pages, Avro blocks, whole frames. Each decompression is
+// one call that leaves no state behind, and reading many small files would otherwise create
+// and fault in a context per file.
+::ZSTD_DCtx_s* thread_zstd_dctx();
 
 // Raw deflate (RFC 1951, no header): Avro's "deflate" codec. `size_hint` (if > 0) is the
 // expected output size.

@@ -226,13 +226,11 @@ Result<size_t> ContainerReader::decompress_block(std::string_view payload) {
       if (size != ZSTD_CONTENTSIZE_UNKNOWN && block_buf_.size() < size) {
         block_buf_.resize(size);
       }
-      if (!zstd_ctx_) {
-        zstd_ctx_ = std::shared_ptr<void>(
-            ZSTD_createDCtx(), [](void* p) { ZSTD_freeDCtx(static_cast<ZSTD_DCtx*>(p)); });
-      }
+      ZSTD_DCtx* dctx = thread_zstd_dctx();
+      if (!dctx) return block_error("zstandard: cannot allocate a decompression context");
       while (true) {
-        size_t n = ZSTD_decompressDCtx(static_cast<ZSTD_DCtx*>(zstd_ctx_.get()), block_buf_.data(),
-                                       block_buf_.size(), payload.data(), payload.size());
+        size_t n = ZSTD_decompressDCtx(dctx, block_buf_.data(), block_buf_.size(), payload.data(),
+                                       payload.size());
         if (!ZSTD_isError(n)) return n;
         if (ZSTD_getErrorCode(n) != ZSTD_error_dstSize_tooSmall ||
             block_buf_.size() >= kMaxZstdBlock) {

@@ -33,18 +33,6 @@ PageCodec::~PageCodec() = default;
 
 namespace {
 
-// One zstd decompression context per thread, shared by every codec on it (a decompression is
-// one call that keeps no state): a scan of many small files, such as position-delete files,
-// would otherwise create and fault in a fresh context per file.
-ZSTD_DCtx* thread_dctx() {
-  struct Holder {
-    ZSTD_DCtx* dctx = ZSTD_createDCtx();
-    ~Holder() { ZSTD_freeDCtx(dctx); }
-  };
-  thread_local Holder holder;
-  return holder.dctx;
-}
-
 uint32_t load_be32(const uint8_t* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
 }
@@ -88,7 +76,7 @@ Status PageCodec::decompress(Codec codec, const uint8_t* src, size_t n, uint8_t*
       return Status::OK();
     }
     case Codec::kZstd: {
-      ZSTD_DCtx* dctx = thread_dctx();
+      ZSTD_DCtx* dctx = thread_zstd_dctx();
       if (!dctx)
         return make_error(ErrorKind::kInternal, "out of memory: zstd decompression context");
       size_t got = ZSTD_decompressDCtx(dctx, dst, dst_size, src, n);

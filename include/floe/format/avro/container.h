@@ -80,7 +80,6 @@ class ContainerReader {
   int64_t min_object_size_ = 0;     // min_encoded_size of the schema
   std::string block_buf_;           // decompressed block (reused, only grows)
   std::shared_ptr<void> inflater_;  // libdeflate decompressor
-  std::shared_ptr<void> zstd_ctx_;  // ZSTD_DCtx
   Decoder decoder_;
 };
 
