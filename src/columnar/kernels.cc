@@ -3,7 +3,13 @@
 #include "floe/columnar/kernels.h"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cstring>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 namespace floe {
 namespace {
@@ -59,34 +65,143 @@ int32_t last_offset(const ColumnVector& c) {
   return c.offsets().as<int32_t>()[c.offsets().size() / 4 - 1];
 }
 
-// The next run [begin, end) of kept rows at or after `from` (empty when there is none).
+// The next run [begin, end) of kept rows at or after `from` (empty when there is none). Masks
+// are scanned 8 bytes at a time: the first nonzero byte of a word is its lowest set bit's, and
+// the first zero byte the lowest one flagged by (w - 0x01..) & ~w & 0x80.. (the flags above it
+// may be false, never the lowest).
 struct Run {
   int64_t begin, end;
 };
+static_assert(std::endian::native == std::endian::little, "mask words are read little-endian");
 inline Run next_run(const uint8_t* keep, int64_t n, int64_t from) {
+  constexpr uint64_t kOnes = 0x0101010101010101ULL, kHighs = 0x8080808080808080ULL;
   int64_t i = from;
-  while (i < n && !keep[i]) ++i;
+  bool found = false;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, keep + i, 8);
+    if (w != 0) {
+      i += std::countr_zero(w) >> 3;
+      found = true;
+      break;
+    }
+  }
+  if (!found) {
+    while (i < n && !keep[i]) ++i;
+  }
   const int64_t begin = i;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, keep + i, 8);
+    const uint64_t zero = (w - kOnes) & ~w & kHighs;
+    if (zero != 0) return {begin, i + (std::countr_zero(zero) >> 3)};
+  }
   while (i < n && keep[i]) ++i;
   return {begin, i};
 }
 
+// The AVX-512 compaction of 4- and 8-byte values (vpcompressd / vpcompressq: a block of 16 or 8
+// values keeps its rows in one instruction), used when the CPU has AVX-512 F and BW; else the
+// portable copies by run or by row below.
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FLOE_AVX512_COMPACTION 1
+#endif
+
+std::atomic<bool> simd_allowed{true};
+
+bool simd_compaction() {
+#ifdef FLOE_AVX512_COMPACTION
+  static const bool supported = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  }();
+  return supported && simd_allowed.load(std::memory_order_relaxed);
+#else
+  return false;
+#endif
+}
+
+#ifdef FLOE_AVX512_COMPACTION
+// bits[k] bit b = keep[64k + b] != 0.
+__attribute__((target("avx512f,avx512bw"))) void keep_bits(const uint8_t* keep, int64_t n,
+                                                           uint64_t* bits) {
+  const __m512i zero = _mm512_setzero_si512();
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    bits[i >> 6] = _mm512_cmpneq_epi8_mask(_mm512_loadu_si512(keep + i), zero);
+  }
+  if (i < n) {
+    const __mmask64 tail = (~uint64_t{0}) >> (64 - (n - i));
+    bits[i >> 6] =
+        _mm512_mask_cmpneq_epi8_mask(tail, _mm512_maskz_loadu_epi8(tail, keep + i), zero);
+  }
+}
+
+// Rows [from, n) of src whose bit is set, to dst from row `from` on (dst may be src: each block
+// is loaded before its kept rows are stored at or below it). `from` is a multiple of 64 and
+// every row before it is kept. Loads and stores past n or past the kept rows are masked off.
+__attribute__((target("avx512f,avx512bw"))) void compress_8(const uint8_t* src,
+                                                            const uint64_t* bits, int64_t from,
+                                                            int64_t n, uint8_t* dst) {
+  auto* out = reinterpret_cast<int64_t*>(dst) + from;
+  const auto* in = reinterpret_cast<const int64_t*>(src);
+  for (int64_t i = from; i < n; i += 8) {
+    __mmask8 m = static_cast<__mmask8>(bits[i >> 6] >> (i & 63));
+    const __mmask8 valid = n - i >= 8 ? 0xFF : static_cast<__mmask8>((1u << (n - i)) - 1);
+    m &= valid;
+    const __m512i v = _mm512_maskz_loadu_epi64(valid, in + i);
+    const int k = std::popcount(static_cast<unsigned>(m));
+    _mm512_mask_storeu_epi64(out, static_cast<__mmask8>((1u << k) - 1),
+                             _mm512_maskz_compress_epi64(m, v));
+    out += k;
+  }
+}
+
+__attribute__((target("avx512f,avx512bw"))) void compress_4(const uint8_t* src,
+                                                            const uint64_t* bits, int64_t from,
+                                                            int64_t n, uint8_t* dst) {
+  auto* out = reinterpret_cast<int32_t*>(dst) + from;
+  const auto* in = reinterpret_cast<const int32_t*>(src);
+  for (int64_t i = from; i < n; i += 16) {
+    __mmask16 m = static_cast<__mmask16>(bits[i >> 6] >> (i & 63));
+    const __mmask16 valid = n - i >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << (n - i)) - 1);
+    m &= valid;
+    const __m512i v = _mm512_maskz_loadu_epi32(valid, in + i);
+    const int k = std::popcount(static_cast<unsigned>(m));
+    _mm512_mask_storeu_epi32(out, static_cast<__mmask16>((1u << k) - 1),
+                             _mm512_maskz_compress_epi32(m, v));
+    out += k;
+  }
+}
+#endif
+
 // The kept rows of one mask take, worked out once for every column: the runs of kept rows
 // (long when few rows are deleted: one copy each) and, when the runs are short, the kept row
-// numbers too (fixed-width columns gather by them instead of one small copy per run).
+// numbers too (fixed-width columns gather by them instead of one small copy per run); with
+// AVX-512, the mask as bits for the compaction of 4- and 8-byte values instead.
 struct Selection {
+  int64_t n = 0;  // rows of the mask
   int64_t kept = 0;
   std::vector<Run> runs;
-  std::vector<int32_t> rows;  // filled when runs average under kMinRunToCopy rows
+  std::vector<int32_t> rows;   // filled when runs average under kMinRunToCopy rows
+  std::vector<uint64_t> bits;  // keep as bits, with AVX-512
   static constexpr int64_t kMinRunToCopy = 8;
 };
 
 Selection select_rows(const uint8_t* keep, int64_t n, int64_t kept) {
   Selection s;
+  s.n = n;
   s.kept = kept;
   for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
     s.runs.push_back(r);
   }
+#ifdef FLOE_AVX512_COMPACTION
+  if (simd_compaction() && kept > 0) {
+    s.bits.resize(static_cast<size_t>((n + 63) / 64));
+    keep_bits(keep, n, s.bits.data());
+    return s;
+  }
+#endif
   if (kept < Selection::kMinRunToCopy * static_cast<int64_t>(s.runs.size())) {
     s.rows.resize(static_cast<size_t>(kept));
     int32_t* out = s.rows.data();
@@ -129,6 +244,19 @@ void set_kept_validity(const std::vector<uint8_t>& valid, int64_t kept, ColumnVe
 // The kept values of width w from src to dst, which may be src itself: every kept row moves to
 // a slot at or before its own, so a forward pass never overwrites a row it has still to read.
 void keep_fixed(const uint8_t* src, size_t w, const Selection& sel, uint8_t* dst) {
+#ifdef FLOE_AVX512_COMPACTION
+  if (!sel.bits.empty() && (w == 4 || w == 8)) {
+    // In place, the whole 64-row words before the first dropped row stay where they are.
+    int64_t from = 0;
+    if (src == dst && !sel.runs.empty() && sel.runs[0].begin == 0) from = sel.runs[0].end & ~63;
+    if (w == 8) {
+      compress_8(src, sel.bits.data(), from, sel.n, dst);
+    } else {
+      compress_4(src, sel.bits.data(), from, sel.n, dst);
+    }
+    return;
+  }
+#endif
   if (!sel.rows.empty() && (w == 1 || w == 2 || w == 4 || w == 8)) {
     switch (w) {
       case 1:
@@ -238,6 +366,8 @@ void keep_in_place(ColumnVector& col, const Selection& sel) {
 }
 
 }  // namespace
+
+bool set_simd_kernels(bool enabled) { return simd_allowed.exchange(enabled); }
 
 ColumnPtr take_rows(const ColumnVector& col, const uint8_t* keep, int64_t kept) {
   auto out = ColumnVector::make(col.type());

@@ -325,5 +325,62 @@ TEST(ColumnKernels, KeepRowsInPlaceMatchesTakeRows) {
   }
 }
 
+// The AVX-512 compaction of 4- and 8-byte values (where the CPU has it) and the portable copies
+// give the rows of gather for every batch length around the 8-, 16- and 64-row blocks, masks
+// that drop nothing but the last row, keep the first 64 rows whole, drop everything, or use
+// nonzero bytes other than 1 for kept rows, in place and into new columns.
+TEST(ColumnKernels, MaskTakesAgreeWithAndWithoutSimd) {
+  std::mt19937_64 rng(11);
+  auto fields = all_type_fields();
+  for (int64_t n : {1, 7, 8, 9, 15, 16, 17, 63, 64, 65, 127, 128, 129, 200, 1000}) {
+    const ColumnBatch a = random_batch(rng, fields, n);
+    std::vector<int32_t> all_rows(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) all_rows[static_cast<size_t>(i)] = static_cast<int32_t>(i);
+    for (int pattern = 0; pattern < 6; ++pattern) {
+      std::vector<uint8_t> keep(static_cast<size_t>(n));
+      std::vector<int32_t> rows;
+      for (int64_t i = 0; i < n; ++i) {
+        bool k = true;
+        switch (pattern) {
+          case 0:
+            k = i != n - 1;
+            break;  // the last row only
+          case 1:
+            k = i < 64 || rng() % 10 != 0;
+            break;  // 64 whole rows first
+          case 2:
+            k = false;
+            break;  // everything
+          case 3:
+            k = rng() % 20 != 0;
+            break;  // 5 %
+          case 4:
+            k = rng() % 2 == 0;
+            break;  // half
+          default:
+            k = rng() % 3 != 0;
+            break;  // with bytes other than 1
+        }
+        keep[static_cast<size_t>(i)] =
+            k ? (pattern == 5 ? static_cast<uint8_t>(1 + rng() % 255) : 1) : 0;
+        if (k) rows.push_back(static_cast<int32_t>(i));
+      }
+      const auto expected = rows_text(gather(a, rows));
+      for (bool simd : {true, false}) {
+        SCOPED_TRACE(std::to_string(n) + " rows, pattern " + std::to_string(pattern) +
+                     (simd ? ", simd" : ", portable"));
+        const bool before = set_simd_kernels(simd);
+        ColumnBatch own = gather(a, all_rows);
+        keep_rows(own, keep.data());
+        EXPECT_EQ(own.num_rows, static_cast<int64_t>(rows.size()));
+        for (const auto& c : own.columns) EXPECT_EQ(c->length(), own.num_rows);
+        EXPECT_EQ(rows_text(own), expected);
+        EXPECT_EQ(rows_text(take_rows(a, keep.data())), expected);
+        set_simd_kernels(before);
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace floe

@@ -217,25 +217,45 @@ TEST(BatchOpsTest, EqualityKeysOfNestedFields) {
 }
 
 // The union of several delete files' sets for one data file: every position once, sorted, for 0
-// to 7 sets that overlap and interleave.
+// to 7 sets that overlap and interleave, over a dense range (the bitmap union), a sparse one
+// (pairwise merges) and one that reaches both ends of int64 (offsets that must not overflow).
 TEST(PositionDeleteSetTest, UnionOfFinishedSets) {
   std::mt19937_64 rng(3);
-  for (int k = 0; k < 8; ++k) {
-    std::vector<PositionDeleteSet> sets(static_cast<size_t>(k));
-    std::set<int64_t> expected;
-    for (auto& set : sets) {
-      for (int i = 0; i < 500; ++i) {
-        int64_t pos = static_cast<int64_t>(rng() % 3000);
-        set.add(pos);
-        expected.insert(pos);
+  const std::vector<std::pair<int64_t, uint64_t>> ranges = {
+      {0, 3000}, {-1000, 3000}, {5, uint64_t{1} << 40}, {INT64_MIN, UINT64_MAX}};
+  for (const auto& [lo, width] : ranges) {
+    for (int k = 0; k < 8; ++k) {
+      std::vector<PositionDeleteSet> sets(static_cast<size_t>(k));
+      std::set<int64_t> expected;
+      for (auto& set : sets) {
+        for (int i = 0; i < 500; ++i) {
+          const uint64_t off = width == UINT64_MAX ? rng() : rng() % width;
+          int64_t pos = static_cast<int64_t>(static_cast<uint64_t>(lo) + off);
+          if (i == 0 && width == UINT64_MAX) pos = k % 2 ? INT64_MAX : INT64_MIN;
+          set.add(pos);
+          expected.insert(pos);
+        }
+        set.finish();
       }
-      set.finish();
+      std::vector<const PositionDeleteSet*> finished;
+      for (const auto& set : sets) finished.push_back(&set);
+      PositionDeleteSet u = PositionDeleteSet::union_of(finished);
+      EXPECT_EQ(u.positions(), std::vector<int64_t>(expected.begin(), expected.end()))
+          << k << " sets from " << lo;
     }
-    std::vector<const PositionDeleteSet*> finished;
-    for (const auto& set : sets) finished.push_back(&set);
-    PositionDeleteSet u = PositionDeleteSet::union_of(finished);
-    EXPECT_EQ(u.positions(), std::vector<int64_t>(expected.begin(), expected.end())) << k;
   }
+}
+
+// Empty sets among others add nothing; only empty sets give the empty set.
+TEST(PositionDeleteSetTest, UnionWithEmptySets) {
+  PositionDeleteSet a, b, empty;
+  for (int64_t p : {7, 3, 9}) a.add(p);
+  for (int64_t p : {9, 100}) b.add(p);
+  a.finish();
+  b.finish();
+  EXPECT_EQ(PositionDeleteSet::union_of({&empty, &a, &empty, &b}).positions(),
+            (std::vector<int64_t>{3, 7, 9, 100}));
+  EXPECT_TRUE(PositionDeleteSet::union_of({&empty, &empty, &empty}).empty());
 }
 
 }  // namespace

@@ -18,6 +18,10 @@ ColumnBatch take_rows(const ColumnBatch& batch, const uint8_t* keep);
 // The same in place: a flat column only this batch holds is compacted in its own buffers (no
 // allocation, no second copy of the data); any other is replaced by a copy of its kept rows.
 void keep_rows(ColumnBatch& batch, const uint8_t* keep);
+// The mask takes above compact 4- and 8-byte values with AVX-512 when the CPU has it. Tests
+// turn that off (and on again) to check the portable path on the same machine; returns the
+// previous setting.
+bool set_simd_kernels(bool enabled);
 
 // Rows indices[k] of `col` in order; -1 gives a null row.
 ColumnPtr gather(const ColumnVector& col, const int32_t* indices, int64_t n);

@@ -25,6 +25,7 @@ namespace floe::parquet::internal {
 struct Scratch {
   PageCodec codec;
   std::string page, header;
+  std::string plain;  // a first page's plain encoding, to decide on its dictionary
   Buffer compressed, dict_page;
   std::vector<uint32_t> indices;
 };

@@ -183,8 +183,8 @@ struct ParquetWriter::Impl {
   }
 
   // Encodes, compresses and appends the current page of `l` to its column chunk, and folds its
-  // values into the chunk statistics.
-  Status flush_page(WLeaf& l, Scratch& sc) {
+  // values into the chunk statistics. `last`: the chunk ends with this page.
+  Status flush_page(WLeaf& l, Scratch& sc, bool last = false) {
     if (l.page_entries == 0) return Status::OK();
     std::string& page = sc.page;
     std::vector<uint32_t>& indices = sc.indices;
@@ -215,12 +215,36 @@ struct ParquetWriter::Impl {
         if (!l.dict_pages) l.dict.reset(l.type);
       }
     }
+    bool plain_ready = false;
     if (dict) {
+      const size_t levels = page.size();
       page.push_back(static_cast<char>(bw));
       encode_rle(indices.data(), n, bw, &page);
+      if (last && !l.dict_pages) {
+        // A chunk of one page (a small file's, such as a position delete file's distinct
+        // positions) keeps its dictionary only when it and the indices take fewer bytes than
+        // the plain values, as parquet-mr's isCompressionSatisfying decides on a first page.
+        // Larger chunks are judged by distinctness above: their later pages may repeat values.
+        sc.plain.clear();
+        encode_plain(l, v, 0, n, &sc.plain);
+        const auto encoded = static_cast<int64_t>(page.size() - levels) + l.dict.byte_size();
+        if (encoded >= static_cast<int64_t>(sc.plain.size())) {
+          dict = false;
+          l.dict_on = false;
+          l.dict.reset(l.type);
+          page.resize(levels);
+          plain_ready = true;
+        }
+      }
+    }
+    if (dict) {
       l.dict_pages = true;
     } else {
-      encode_plain(l, v, 0, n, &page);
+      if (plain_ready) {
+        page.append(sc.plain);
+      } else {
+        encode_plain(l, v, 0, n, &page);
+      }
       l.plain_pages = true;
     }
     Encoding enc = dict ? Encoding::kRleDictionary : Encoding::kPlain;
@@ -296,8 +320,8 @@ struct ParquetWriter::Impl {
 
   Status flush_row_group() {
     if (buffered_rows == 0) return Status::OK();
-    Status flushed =
-        for_each(leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc); });
+    Status flushed = for_each(
+        leaves.size(), [&](size_t i, Scratch& sc) { return flush_page(leaves[i], sc, true); });
     Status drained = pages.drain();
     FLOE_TRY(flushed);
     FLOE_TRY(drained);

@@ -3,6 +3,7 @@
 // Iceberg metrics the writer reports.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <map>
@@ -742,6 +743,48 @@ TEST(ParquetWriter, LargeDictionariesRoundTrip) {
   b.num_rows = rows;
   std::string path = (dir.path / "dict.parquet").string();
   std::vector<std::string> want = write_dictionary_file(path, schema, b);
+  expect_duckdb_rows(path, want);
+}
+
+// A chunk of one page keeps its dictionary only when the dictionary and the indices take fewer
+// bytes than the plain values (parquet-mr's rule): a position delete file's 500 distinct
+// positions are written plain, its one repeated path and a column of three values keep theirs.
+TEST(ParquetWriter, OnePageChunksKeepADictionaryOnlyWhenItIsSmaller) {
+  TempDir dir;
+  Schema schema(0, {field(1, "file_path", Type::string(), true),
+                    field(2, "pos", Type::int64(), true), field(3, "kind", Type::int32(), true)});
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  const int64_t rows = 500;
+  for (int64_t r = 0; r < rows; ++r) {
+    b.columns[0]->append_bytes("s3://bucket/warehouse/db/t/data/00000-0-data.parquet");
+    b.columns[1]->append_fixed<int64_t>(r * 1999 + 7);
+    b.columns[2]->append_fixed<int32_t>(static_cast<int32_t>(r % 3));
+  }
+  b.num_rows = rows;
+  std::string path = (dir.path / "small.parquet").string();
+  auto io = make_local_file_io();
+  auto w = ParquetWriter::open(io, path, schema, WriterOptions{});
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(b).ok());
+  ASSERT_TRUE((*w)->close().ok());
+  auto reader = ParquetReader::open(io, path);
+  ASSERT_TRUE(reader.ok());
+  ASSERT_EQ((*reader)->metadata().row_groups.size(), 1u);
+  std::map<std::string, bool> dictionary;
+  for (const auto& c : (*reader)->metadata().row_groups[0].columns) {
+    const bool has = c.meta_data->dictionary_page_offset.has_value();
+    dictionary[c.meta_data->path_in_schema[0]] = has;
+    const auto& e = c.meta_data->encodings;
+    EXPECT_EQ(std::find(e.begin(), e.end(), Encoding::kRleDictionary) != e.end(), has);
+  }
+  EXPECT_EQ(dictionary,
+            (std::map<std::string, bool>{{"file_path", true}, {"pos", false}, {"kind", true}}));
+  std::vector<std::string> want, got;
+  canonical_rows(b, &want);
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok());
+  for (const auto& x : *batches) canonical_rows(x, &got);
+  EXPECT_EQ(got, want);
   expect_duckdb_rows(path, want);
 }
 
