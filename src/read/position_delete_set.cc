@@ -42,7 +42,8 @@ std::vector<int64_t> union_by_bitmap(const std::vector<const PositionDeleteSet*>
   out.reserve(total);
   for (size_t w = 0; w < bits.size(); ++w) {
     for (uint64_t word = bits[w]; word != 0; word &= word - 1) {
-      const uint64_t d = (static_cast<uint64_t>(w) << 6) | static_cast<uint64_t>(__builtin_ctzll(word));
+      const uint64_t d =
+          (static_cast<uint64_t>(w) << 6) | static_cast<uint64_t>(__builtin_ctzll(word));
       out.push_back(static_cast<int64_t>(static_cast<uint64_t>(lo) + d));
     }
   }
