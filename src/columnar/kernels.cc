@@ -188,20 +188,41 @@ struct Selection {
   static constexpr int64_t kMinRunToCopy = 8;
 };
 
+// The runs of set bits of `bits` (n bits; those past n are clear), in order.
+void runs_of_bits(const std::vector<uint64_t>& bits, int64_t n, std::vector<Run>* runs) {
+  const size_t words = bits.size();
+  size_t w = 0;
+  uint64_t cur = words ? bits[0] : 0;  // bits of word w not yet consumed
+  while (true) {
+    while (cur == 0 && ++w < words) cur = bits[w];
+    if (cur == 0) return;
+    const int64_t begin = static_cast<int64_t>(w * 64) + std::countr_zero(cur);
+    // The run ends at the first clear bit at or above begin.
+    uint64_t clear = ~cur & (~uint64_t{0} << (begin & 63));
+    while (clear == 0 && ++w < words) clear = ~bits[w];
+    const int64_t end =
+        clear == 0 ? n : std::min(n, static_cast<int64_t>(w * 64) + std::countr_zero(clear));
+    runs->push_back({begin, end});
+    if (end >= n) return;
+    cur = bits[w] & (~uint64_t{0} << (end & 63));
+  }
+}
+
 Selection select_rows(const uint8_t* keep, int64_t n, int64_t kept) {
   Selection s;
   s.n = n;
   s.kept = kept;
-  for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
-    s.runs.push_back(r);
-  }
 #ifdef FLOE_AVX512_COMPACTION
   if (simd_compaction() && kept > 0) {
     s.bits.resize(static_cast<size_t>((n + 63) / 64));
     keep_bits(keep, n, s.bits.data());
+    runs_of_bits(s.bits, n, &s.runs);
     return s;
   }
 #endif
+  for (Run r = next_run(keep, n, 0); r.begin < r.end; r = next_run(keep, n, r.end)) {
+    s.runs.push_back(r);
+  }
   if (kept < Selection::kMinRunToCopy * static_cast<int64_t>(s.runs.size())) {
     s.rows.resize(static_cast<size_t>(kept));
     int32_t* out = s.rows.data();
@@ -281,11 +302,40 @@ void keep_fixed(const uint8_t* src, size_t w, const Selection& sel, uint8_t* dst
   }
 }
 
+#ifdef FLOE_AVX512_COMPACTION
+__attribute__((target("avx512f"))) void shift_offsets_avx512(const int32_t* from, int64_t n,
+                                                             int32_t shift, int32_t* to) {
+  const __m512i add = _mm512_set1_epi32(shift);
+  int64_t t = 0;
+  for (; t + 16 <= n; t += 16) {
+    _mm512_storeu_si512(to + t, _mm512_add_epi32(_mm512_loadu_si512(from + t), add));
+  }
+  if (t < n) {
+    const __mmask16 m = static_cast<__mmask16>((1u << (n - t)) - 1);
+    _mm512_mask_storeu_epi32(to + t, m,
+                             _mm512_add_epi32(_mm512_maskz_loadu_epi32(m, from + t), add));
+  }
+}
+#endif
+
+// to[t] = from[t] + shift for t < n; `to` may be `from` or below it (each vector is loaded
+// before it is stored at or below where it was read).
+void shift_offsets(const int32_t* from, int64_t n, int32_t shift, int32_t* to, bool simd) {
+#ifdef FLOE_AVX512_COMPACTION
+  if (simd) {
+    shift_offsets_avx512(from, n, shift, to);
+    return;
+  }
+#endif
+  for (int64_t t = 0; t < n; ++t) to[t] = from[t] + shift;
+}
+
 // The kept strings (offsets off, bytes data) into offsets o and bytes d, which may be off and
 // data themselves (as keep_fixed): a run's old start and end are read before its first new
 // offset is written, and new offsets land at or before the old ones. Returns the bytes kept.
 int32_t keep_strings(const int32_t* off, const uint8_t* data, const Selection& sel, int32_t* o,
                      uint8_t* d) {
+  const bool simd = !sel.bits.empty();
   int32_t at = 0;  // new offset of the next kept row
   int64_t j = 0;
   for (const Run& r : sel.runs) {
@@ -294,7 +344,9 @@ int32_t keep_strings(const int32_t* off, const uint8_t* data, const Selection& s
     if (run_bytes != 0) std::memmove(d + at, data + begin, run_bytes);
     const int32_t shift = at - begin;
     if (j == 0) o[0] = 0;
-    for (int64_t k = r.begin; k < r.end; ++k) o[++j] = off[k + 1] + shift;
+    const int64_t len = r.end - r.begin;
+    shift_offsets(off + r.begin + 1, len, shift, o + j + 1, simd);
+    j += len;
     at += static_cast<int32_t>(run_bytes);
   }
   if (sel.kept == 0) o[0] = 0;
