@@ -179,6 +179,36 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
     }
     return validate_added_dvs(base, parent);
   }
+  if (kind_ == ProducerKind::kRewrite) {
+    // Java BaseRewriteFiles.validate. Without a starting snapshot, changes since the branch
+    // head the rewrite was first applied to count (the replaced files' own deletes do not).
+    if (!validate_from_ && first_parent_id_) validate_from_ = first_parent_id_;
+    for (const auto& f : added_) {
+      if (f.content != FileContent::kData) {
+        return invalid_argument("a rewrite adds data files only: '{}' is a {} file", f.file_path,
+                                file_content_name(f.content));
+      }
+    }
+    for (const auto& [path, f] : removed_data_files_) {
+      if (f.content != FileContent::kData) {
+        return invalid_argument("cannot remove '{}' as data: it is a {} file", path,
+                                file_content_name(f.content));
+      }
+    }
+    for (const auto& [key, f] : removed_deletes_) {
+      if (f.content == FileContent::kData) {
+        return invalid_argument("cannot remove '{}' as deletes: it is a data file", f.file_path);
+      }
+    }
+    if (removed_data_files_.empty() && !added_.empty()) {
+      return invalid_argument("a rewrite that adds data files must replace some");
+    }
+    // The rows of a replaced file that a new position delete or DV removes would come back;
+    // new equality deletes apply to the rewritten rows as well when they keep the old
+    // sequence number.
+    return validate_no_new_deletes_for_data_files(base, parent, nullptr,
+                                                  new_data_sequence_number_.has_value());
+  }
   if (validate_no_conflicting_data_) FLOE_TRY(validate_no_conflicting_data(base, parent));
   if (kind_ == ProducerKind::kOverwrite && validate_no_conflicting_deletes_) {
     // Java BaseOverwriteFiles: deletes that may match the rows the filter removes, and deletes
@@ -289,10 +319,12 @@ static Result<std::vector<AddedDelete>> added_delete_files(
 }
 
 // Java validateNoNewDeletesForDataFiles: no delete added since the starting snapshot applies to a
-// data file this update removes (as it would to a file of the starting snapshot).
+// data file this update removes (as it would to a file of the starting snapshot); with
+// ignore_equality, only position deletes and DVs count.
 Status SnapshotProducer::validate_no_new_deletes_for_data_files(const TableMetadata& base,
                                                                 const Snapshot* parent,
-                                                                ExprPtr filter_expr) {
+                                                                ExprPtr filter_expr,
+                                                                bool ignore_equality) {
   if (!parent || base.format_version < 2 || removed_data_files_.empty()) return Status::OK();
   auto schema = FLOE_TRY(current_schema(base));
   auto filter = FLOE_TRY(FileFilter::make(filter_expr, schema, case_sensitive_));
@@ -311,6 +343,7 @@ Status SnapshotProducer::validate_no_new_deletes_for_data_files(const TableMetad
   std::vector<std::string> conflicts;
   for (const auto& [path, f] : removed_data_files_) {
     for (const auto& d : index.for_data_file(f, start)) {
+      if (ignore_equality && d->content() == FileContent::kEqualityDeletes) continue;
       auto from = origin.find({std::string(d->file_path()), d->content_offset().value_or(-1)});
       if (from == origin.end()) {
         conflicts.push_back(fmt::format("{} ({})", path, d->file_path()));

@@ -117,7 +117,11 @@ Result<std::vector<ManifestFile>> SnapshotProducer::write_new_manifests(
     auto writer = FLOE_TRY(ManifestWriter::make(
         *io_, [&](int) { return manifest_path(base); }, ctx.schema, spec,
         writer_options(base, target, content)));
-    for (const DataFile* f : files) FLOE_TRY(writer->add(*f));
+    // Rewritten data files may keep an older data sequence number; delete files take the
+    // snapshot's.
+    const std::optional<int64_t> seq =
+        content == ManifestContent::kData ? new_data_sequence_number_ : std::nullopt;
+    for (const DataFile* f : files) FLOE_TRY(writer->add(*f, seq));
     auto written = FLOE_TRY(writer->finish());
     manifests.insert(manifests.end(), written.begin(), written.end());
   }
@@ -262,6 +266,8 @@ std::string SnapshotProducer::operation() const {
       return "delete";
     case ProducerKind::kReplacePartitions:
       return "overwrite";
+    case ProducerKind::kRewrite:
+      return "replace";
     case ProducerKind::kOverwrite:
       if (added_.empty() && deletes_configured()) return "delete";
       if (!deletes_configured()) return "append";
@@ -305,6 +311,11 @@ Result<TableMetadata> SnapshotProducer::apply(const TableMetadata& base) {
     if (m.min_sequence_number != kUnassignedSequenceNumber) {
       ctx.min_data_sequence_number = std::min(ctx.min_data_sequence_number, m.min_sequence_number);
     }
+  }
+  // Rewritten files that keep an older sequence number: the deletes since then apply to them.
+  if (new_data_sequence_number_ && !added_.empty()) {
+    ctx.min_data_sequence_number =
+        std::min(ctx.min_data_sequence_number, *new_data_sequence_number_);
   }
   deletes = FLOE_TRY(filter_delete_manifests(ctx, std::move(deletes)));
   // Manifests without live files are not carried (Java's merging producers keep only those with

@@ -30,7 +30,8 @@ enum class ProducerKind {
   kOverwrite,
   kDelete,
   kReplacePartitions,
-  kRowDelta
+  kRowDelta,
+  kRewrite
 };
 
 namespace internal {
@@ -103,6 +104,8 @@ class SnapshotProducer : public PendingUpdate {
   bool validate_deleted_files_ = false;
   bool validate_added_match_filter_ = false;
   bool fail_any_delete_ = false;
+  // Rewrite: the data sequence number of the added data files (unset: the snapshot's).
+  std::optional<int64_t> new_data_sequence_number_;
   bool staged_ = false;
 
  private:
@@ -180,7 +183,7 @@ class SnapshotProducer : public PendingUpdate {
   Status validate_no_conflicting_data(const TableMetadata& base, const Snapshot* parent);
   Status validate_data_files_exist(const TableMetadata& base, const Snapshot* parent);
   Status validate_no_new_deletes_for_data_files(const TableMetadata& base, const Snapshot* parent,
-                                                ExprPtr filter);
+                                                ExprPtr filter, bool ignore_equality = false);
   Status validate_no_new_delete_files(const TableMetadata& base, const Snapshot* parent,
                                       ExprPtr filter);
   Status validate_added_dvs(const TableMetadata& base, const Snapshot* parent);

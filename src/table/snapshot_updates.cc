@@ -135,6 +135,34 @@ RowDelta& RowDelta::case_sensitive(bool value) {
   return *this;
 }
 
+RewriteFiles::RewriteFiles(Transaction txn, bool auto_commit)
+    : SnapshotUpdate(make_producer(ProducerKind::kRewrite, txn), txn, auto_commit) {
+  producer_->fail_missing_deletes_ = true;
+}
+
+RewriteFiles& RewriteFiles::remove_data(DataFile file) {
+  producer_->delete_paths_.insert(file.file_path);
+  producer_->removed_data_files_[file.file_path] = std::move(file);
+  return *this;
+}
+RewriteFiles& RewriteFiles::remove_deletes(DataFile file) {
+  internal::DeleteKey key = internal::delete_key(file);
+  producer_->removed_deletes_[std::move(key)] = std::move(file);
+  return *this;
+}
+RewriteFiles& RewriteFiles::add_file(DataFile file) {
+  producer_->added_.push_back(std::move(file));
+  return *this;
+}
+RewriteFiles& RewriteFiles::data_sequence_number(int64_t sequence_number) {
+  producer_->new_data_sequence_number_ = sequence_number;
+  return *this;
+}
+RewriteFiles& RewriteFiles::validate_from_snapshot(int64_t snapshot_id) {
+  producer_->validate_from_ = snapshot_id;
+  return *this;
+}
+
 DeleteFiles::DeleteFiles(Transaction txn, bool auto_commit)
     : SnapshotUpdate(make_producer(ProducerKind::kDelete, txn), txn, auto_commit) {}
 
@@ -184,6 +212,7 @@ OverwriteFiles Transaction::new_overwrite() { return OverwriteFiles(*this, false
 DeleteFiles Transaction::new_delete() { return DeleteFiles(*this, false); }
 ReplacePartitions Transaction::new_replace_partitions() { return ReplacePartitions(*this, false); }
 RowDelta Transaction::new_row_delta() { return RowDelta(*this, false); }
+RewriteFiles Transaction::new_rewrite() { return RewriteFiles(*this, false); }
 UpdateProperties Transaction::update_properties() { return UpdateProperties(*this, false); }
 ManageSnapshots Transaction::manage_snapshots() { return ManageSnapshots(*this, false); }
 

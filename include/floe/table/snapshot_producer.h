@@ -8,6 +8,7 @@
 //   DeleteFiles        metadata-only delete by row filter or path
 //   ReplacePartitions  dynamic partition overwrite
 //   RowDelta           row-level changes: data files and delete files added and removed
+//   RewriteFiles       compaction: data files replaced by files of the same rows ("replace")
 // Delete files (position deletes, deletion vectors, equality deletes) go to delete manifests;
 // every producer but the fast append also drops delete files that can no longer apply: the
 // deletion vectors of removed data files, delete files older than every live data file, and
@@ -128,6 +129,29 @@ class RowDelta : public SnapshotUpdate {
   RowDelta& case_sensitive(bool value);
   RowDelta& to_branch(const std::string& name) { return set_branch(name), *this; }
   RowDelta& set(const std::string& key, const std::string& value) {
+    return set_summary(key, value), *this;
+  }
+};
+
+// Compaction's commit (Java RewriteFiles): data files replaced by new files holding the same
+// live rows, and delete files that no longer apply to anything; the operation is "replace" and
+// every replaced file must still be live. With data_sequence_number (compaction passes its
+// starting snapshot's, as Java's use-starting-sequence-number does) the new files keep that
+// number, so equality deletes committed while the rewrite ran still apply to their rows. A
+// position delete or deletion vector added for a replaced file since validate_from_snapshot
+// (default: the branch head the rewrite was first applied to) is a conflict, since its rows
+// would come back; without the sequence number, so is any new delete for a replaced file.
+class RewriteFiles : public SnapshotUpdate {
+ public:
+  RewriteFiles(Transaction txn, bool auto_commit);
+  RewriteFiles& remove_data(DataFile file);
+  // A delete file (a DV named by its path and content_offset).
+  RewriteFiles& remove_deletes(DataFile file);
+  RewriteFiles& add_file(DataFile file);
+  RewriteFiles& data_sequence_number(int64_t sequence_number);
+  RewriteFiles& validate_from_snapshot(int64_t snapshot_id);
+  RewriteFiles& to_branch(const std::string& name) { return set_branch(name), *this; }
+  RewriteFiles& set(const std::string& key, const std::string& value) {
     return set_summary(key, value), *this;
   }
 };

@@ -56,6 +56,7 @@ class Table : public std::enable_shared_from_this<Table> {
   DeleteFiles new_delete();
   ReplacePartitions new_replace_partitions();
   RowDelta new_row_delta();
+  RewriteFiles new_rewrite();
   UpdateProperties update_properties();
   ManageSnapshots manage_snapshots();
 

@@ -27,6 +27,7 @@ class OverwriteFiles;
 class DeleteFiles;
 class ReplacePartitions;
 class RowDelta;
+class RewriteFiles;
 class UpdateProperties;
 class ManageSnapshots;
 
@@ -55,6 +56,7 @@ class Transaction {
   DeleteFiles new_delete();
   ReplacePartitions new_replace_partitions();
   RowDelta new_row_delta();
+  RewriteFiles new_rewrite();
   UpdateProperties update_properties();
   ManageSnapshots manage_snapshots();
 
