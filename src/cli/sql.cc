@@ -73,6 +73,18 @@ struct Output {
         std::fprintf(stderr, "\r[scan] %lld rows read", static_cast<long long>(rows));
         progress_shown = true;
       };
+      s.work = [this](const std::string& what, int64_t files, int64_t files_total, int64_t bytes,
+                      int64_t bytes_total) {
+        const double share =
+            bytes_total > 0 ? static_cast<double>(bytes) / static_cast<double>(bytes_total) : 1;
+        const int filled = static_cast<int>(share * 30);
+        std::fprintf(stderr, "\r\033[K[%s] [%s%s] %lld/%lld files, %.1f/%.1f MB", what.c_str(),
+                     std::string(static_cast<size_t>(filled), '#').c_str(),
+                     std::string(static_cast<size_t>(30 - filled), '.').c_str(),
+                     static_cast<long long>(files), static_cast<long long>(files_total),
+                     static_cast<double>(bytes) / 1e6, static_cast<double>(bytes_total) / 1e6);
+        progress_shown = true;
+      };
     }
     return s;
   }

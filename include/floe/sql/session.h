@@ -50,6 +50,10 @@ struct ResultSink {
   std::function<void(const std::string& message)> message;
   // Rows read by scans so far (progress display).
   std::function<void(int64_t rows)> progress;
+  // A procedure's work so far: files and bytes done of the total (progress bar).
+  std::function<void(const std::string& what, int64_t files, int64_t files_total, int64_t bytes,
+                     int64_t bytes_total)>
+      work;
 };
 
 class Session {
