@@ -117,5 +117,164 @@ TEST_F(RewriteDataFiles, CompactsSmallFilesAndAppliesEveryDelete) {
   }
 }
 
+// Java's candidates and groups: small files of a partition are rewritten when there are at least
+// min-input-files of them (5), a partition of two small files only with a lower minimum, and
+// `where` limits the rewrite to files that may hold matching rows.
+TEST_F(RewriteDataFiles, MinInputFilesAndWhereChooseTheFiles) {
+  make_table("'format-version'='2'");
+  for (int i = 0; i < 2; ++i) {
+    must(s(), "INSERT INTO db.t VALUES (" + std::to_string(500 + i) + ", 'c', 'w')");
+  }
+  const auto before = all_rows();
+  // a and b: 6 files each; c: 2 files.
+  auto out = must(s(), "CALL system.rewrite_data_files(table => 'db.t')");
+  EXPECT_EQ(out.rows[0].substr(0, 6), "[12,2,");
+  EXPECT_EQ(count("SELECT count(*) FROM db.t.data_files WHERE partition.cat = 'c'"), 2);
+  out = must(s(),
+             "CALL system.rewrite_data_files(table => 'db.t', options => map('min-input-files', "
+             "'2'), where => 'cat = ''c''')");
+  EXPECT_EQ(out.rows[0].substr(0, 5), "[2,1,");
+  EXPECT_EQ(data_files(), 3);
+  EXPECT_EQ(all_rows(), before);
+  // Nothing left to do: no new snapshot.
+  const int64_t n = snapshots();
+  out = must(s(), "CALL system.rewrite_data_files(table => 'db.t')");
+  EXPECT_EQ(out.rows, std::vector<std::string>{"[0,0,0,0,0]"});
+  EXPECT_EQ(snapshots(), n);
+  // rewrite-all rewrites even a partition of one file.
+  out = must(s(),
+             "CALL system.rewrite_data_files(table => 'db.t', options => map('rewrite-all', "
+             "'true'))");
+  EXPECT_EQ(out.rows[0].substr(0, 5), "[3,3,");
+  EXPECT_EQ(all_rows(), before);
+}
+
+// A table without snapshots has nothing to rewrite; bad arguments are one clear error each and
+// change nothing.
+TEST_F(RewriteDataFiles, ArgumentsAreChecked) {
+  must(s(), "CREATE TABLE db.t (id BIGINT, cat STRING) USING iceberg");
+  EXPECT_EQ(rows(s(), "CALL system.rewrite_data_files('db.t')"),
+            std::vector<std::string>{"[0,0,0,0,0]"});
+  must(s(), "INSERT INTO db.t VALUES (1, 'a')");
+  must(s(), "INSERT INTO db.t VALUES (2, 'a')");
+  const int64_t n = snapshots();
+  auto error = [&](const std::string& args) {
+    return error_of(s(), "CALL system.rewrite_data_files(table => 'db.t', " + args + ")");
+  };
+  EXPECT_NE(error("options => map('min-input-file', '2')").find("no option 'min-input-file'"),
+            std::string::npos);
+  EXPECT_NE(error("options => map('min-input-files', 'two')").find("'two' is not an integer"),
+            std::string::npos);
+  EXPECT_NE(
+      error("options => map('min-input-files', '0')").find("min-input-files must be positive"),
+      std::string::npos);
+  EXPECT_NE(error("options => map('target-file-size-bytes', '1000', 'min-file-size-bytes', "
+                  "'1000')")
+                .find("must be less than target-file-size-bytes"),
+            std::string::npos);
+  EXPECT_NE(error("options => map('rewrite-all', 'yes')").find("not true or false"),
+            std::string::npos);
+  EXPECT_NE(error("strategy => 'zorder'").find("strategy 'zorder' is not supported"),
+            std::string::npos);
+  EXPECT_NE(error("where => 'nope > 1'").find("nope"), std::string::npos);
+  EXPECT_NE(error("options => 'min-input-files=2'").find("options must be a map"),
+            std::string::npos);
+  EXPECT_NE(error_of(s(), "CALL system.rewrite_data_files(table => 'db.missing')").find("missing"),
+            std::string::npos);
+  EXPECT_EQ(snapshots(), n);
+}
+
+// With partial progress each group (partition) commits on its own.
+TEST_F(RewriteDataFiles, PartialProgressCommitsGroupsApart) {
+  make_table("'format-version'='2'");
+  const auto before = all_rows();
+  const int64_t n = snapshots();
+  auto out = must(s(),
+                  "CALL system.rewrite_data_files(table => 'db.t', options => "
+                  "map('partial-progress.enabled', 'true', 'partial-progress.max-commits', '5'))");
+  EXPECT_EQ(out.rows[0].substr(0, 6), "[12,2,");
+  EXPECT_EQ(snapshots(), n + 2);
+  EXPECT_EQ(all_rows(), before);
+}
+
+// A position delete file of partition granularity covering two data files goes only when both
+// are rewritten; until then it still applies to the other one.
+TEST_F(RewriteDataFiles, DeleteFilesOfFilesLeftAloneStay) {
+  make_table(
+      "'format-version'='2', 'write.delete.mode'='merge-on-read', "
+      "'write.delete.granularity'='partition'");
+  must(s(), "DELETE FROM db.t WHERE id IN (1, 11)");  // two files of partition a, one delete file
+  ASSERT_EQ(delete_files(), 1);
+  const auto before = all_rows();
+  auto out = must(s(),
+                  "CALL system.rewrite_data_files(table => 'db.t', where => 'id = 1', options => "
+                  "map('rewrite-all', 'true'))");
+  EXPECT_EQ(out.rows[0].substr(0, 5), "[1,1,");
+  EXPECT_EQ(delete_files(), 1);
+  EXPECT_EQ(all_rows(), before);
+  out = must(s(),
+             "CALL system.rewrite_data_files(table => 'db.t', where => 'cat = ''a''', options => "
+             "map('rewrite-all', 'true'))");
+  EXPECT_EQ(delete_files(), 0);
+  EXPECT_EQ(out.rows[0].substr(out.rows[0].size() - 3), ",1]");
+  EXPECT_EQ(all_rows(), before);
+}
+
+// Commits made while the rewrite runs (between its planning and its commit): an append
+// survives, and so does a delete elsewhere; a copy-on-write delete, a merge-on-read delete or a
+// deletion vector for a rewritten file fails the rewrite with a conflict, leaving the table as
+// the concurrent commit left it and no file of the rewrite behind.
+TEST_F(RewriteDataFiles, ConcurrentCommits) {
+  struct Case {
+    std::string name, table_properties, concurrent;
+    bool conflict;
+  };
+  const std::vector<Case> cases = {
+      {"append", "'format-version'='2'", "INSERT INTO db.t VALUES (999, 'a', 'new')", false},
+      {"copy-on-write delete", "'format-version'='2'", "DELETE FROM db.t WHERE id = 1", true},
+      {"merge-on-read delete", "'format-version'='2', 'write.delete.mode'='merge-on-read'",
+       "DELETE FROM db.t WHERE id = 1", true},
+      {"v3 deletion vector", "'format-version'='3', 'write.delete.mode'='merge-on-read'",
+       "DELETE FROM db.t WHERE id = 1", true},
+      {"delete in another partition", "'format-version'='2', 'write.delete.mode'='merge-on-read'",
+       "DELETE FROM db.t WHERE id = 101", false},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    must(s(), "DROP TABLE IF EXISTS db.t");
+    make_table(c.table_properties);
+    Session other(options());
+    auto t = table();
+    RewriteDataFilesOptions o;
+    o.filter = make_predicate(Operation::kEq, "cat", {Literal::string("a")});
+    bool ran = false;
+    o.progress = [&](int64_t, int64_t, int64_t, int64_t) {
+      if (ran) return;
+      ran = true;
+      must(other, c.concurrent);
+    };
+    const auto files_before = stored_data_files();
+    auto r = rewrite_data_files(*t, o);
+    EXPECT_TRUE(ran);
+    const auto after_concurrent = rows(other, "SELECT * FROM db.t ORDER BY id");
+    if (c.conflict) {
+      ASSERT_FALSE(r.ok());
+      EXPECT_EQ(r.status().kind(), ErrorKind::kCommitConflict) << r.status().to_string();
+      EXPECT_NE(last_operation(), "[\"replace\"]");
+      // Only the concurrent statement's files were added.
+      for (const auto& f : stored_data_files()) {
+        if (files_before.count(f)) continue;
+        EXPECT_EQ(count("SELECT count(*) FROM db.t.all_files WHERE file_path = '" + f + "'"), 1)
+            << f << " was left behind";
+      }
+    } else {
+      ASSERT_TRUE(r.ok()) << r.status().to_string();
+      EXPECT_EQ(r->rewritten_data_files, 6);
+      EXPECT_EQ(last_operation(), "[\"replace\"]");
+    }
+    EXPECT_EQ(all_rows(), after_concurrent);
+  }
+}
+
 }  // namespace
 }  // namespace floe::sql
