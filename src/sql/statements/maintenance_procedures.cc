@@ -1,11 +1,16 @@
 // Maintenance procedures (procedures_internal.h):
 //   CALL system.rewrite_data_files(table => 'db.t' [, strategy => 'binpack']
 //       [, options => map('min-input-files', '2', ...)] [, where => 'day >= ''2026-06-01''']);
+//   CALL system.remove_orphan_files(table => 'db.t' [, older_than => TIMESTAMP '...']
+//       [, location => '...'] [, dry_run => true] [, max_concurrent_deletes => 4]);
 // as Spark runs them: the work is the library's (floe/table/rewrite_data_files.h), the result
 // row has Spark's columns.
 #include <fmt/format.h>
 
+#include <chrono>
+
 #include "floe/sql/filter.h"
+#include "floe/table/remove_orphan_files.h"
 #include "floe/table/rewrite_data_files.h"
 #include "floe/util/strings.h"
 #include "sql/statements/procedures_internal.h"
@@ -80,6 +85,53 @@ Status call_rewrite_data_files(WriteContext& ctx, const ast::CallStatement& call
        Literal::int32(static_cast<int32_t>(r.added_data_files)), Literal::int64(r.rewritten_bytes),
        Literal::int32(static_cast<int32_t>(r.failed_data_files)),
        Literal::int32(static_cast<int32_t>(r.removed_delete_files))});
+}
+
+Status call_remove_orphan_files(WriteContext& ctx, const ast::CallStatement& call) {
+  CallArgs args(call, {"table", "older_than", "location", "dry_run", "max_concurrent_deletes"});
+  FLOE_TRY(args.check());
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
+  RemoveOrphanFilesOptions options;
+  if (const ast::Expr* e = args.get("older_than")) {
+    BoundExprPtr ts = FLOE_TRY(ctx.binder.bind(*e, Scope{}));
+    ts = FLOE_TRY(cast(std::move(ts), Type::timestamptz()));
+    Literal v = FLOE_TRY(evaluate_constant(*ts));
+    if (v.is_null()) return error_at(e->pos, "older_than must not be NULL");
+    options.older_than_ms = v.as_int64() / 1000;
+    // Spark's procedure: a short interval may remove files of commits still running.
+    const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count();
+    if (now_ms - options.older_than_ms < 24LL * 3600 * 1000) {
+      return invalid_argument(
+          "Cannot remove orphan files with an interval less than 24 hours: files of writes still "
+          "running could go (the library's remove_orphan_files takes any cutoff)");
+    }
+  }
+  if (const ast::Expr* e = args.get("location")) {
+    options.location = FLOE_TRY(constant_string(ctx, *e, "location"));
+  }
+  if (const ast::Expr* e = args.get("dry_run")) {
+    Literal v = FLOE_TRY(constant_value(ctx, *e));
+    if (v.is_null() || !v.type() || v.type()->id() != TypeId::kBoolean) {
+      return error_at(e->pos, "dry_run must be true or false");
+    }
+    options.dry_run = v.as_bool();
+  }
+  if (const ast::Expr* e = args.get("max_concurrent_deletes")) {
+    const int64_t n = FLOE_TRY(constant_long(ctx, *e, "max_concurrent_deletes"));
+    if (n < 1 || n > 1024) return error_at(e->pos, "max_concurrent_deletes must be 1 to 1024");
+    options.max_concurrent_deletes = static_cast<int>(n);
+  }
+  RemoveOrphanFilesResult r = FLOE_TRY(remove_orphan_files(*table, options));
+  std::vector<NestedField> fields = make_fields({"orphan_file_location"}, {Type::string()});
+  if (ctx.sink.begin) ctx.sink.begin(fields);
+  ColumnBatch batch = ColumnBatch::make(fields);
+  for (const auto& path : r.orphans) batch.columns[0]->append_bytes(path);
+  batch.num_rows = static_cast<int64_t>(r.orphans.size());
+  if (ctx.sink.rows && batch.num_rows > 0) FLOE_TRY(ctx.sink.rows(batch));
+  if (ctx.sink.end) ctx.sink.end();
+  return Status::OK();
 }
 
 }  // namespace floe::sql
