@@ -11,6 +11,7 @@
 #include "floe/util/strings.h"
 #include "floe/write/data_writer.h"
 #include "sql/binder/store_assignment_internal.h"
+#include "sql/statements/evolution_internal.h"
 #include "sql/statements/procedures_internal.h"
 #include "sql/statements/row_level_internal.h"
 #include "sql/statements/statements_internal.h"
@@ -283,9 +284,21 @@ Status alter_table(WriteContext& ctx, const ast::AlterTableStatement& a) {
   }
   if (const auto* ref = std::get_if<ast::CreateRef>(&a.action)) return create_ref(ctx, a, *ref);
   if (const auto* ref = std::get_if<ast::DropRef>(&a.action)) return drop_ref(ctx, a, *ref);
-  return not_supported(
-      "this ALTER TABLE action is not supported yet (schema and partition "
-      "evolution come with the evolution work)");
+  if (std::holds_alternative<ast::AddPartitionField>(a.action) ||
+      std::holds_alternative<ast::DropPartitionField>(a.action) ||
+      std::holds_alternative<ast::ReplacePartitionField>(a.action) ||
+      std::holds_alternative<ast::RenamePartitionField>(a.action)) {
+    return alter_partitioning(ctx, a);
+  }
+  if (std::holds_alternative<ast::AddColumns>(a.action) ||
+      std::holds_alternative<ast::DropColumns>(a.action) ||
+      std::holds_alternative<ast::RenameColumn>(a.action) ||
+      std::holds_alternative<ast::AlterColumn>(a.action) ||
+      std::holds_alternative<ast::SetIdentifierFields>(a.action) ||
+      std::holds_alternative<ast::DropIdentifierFields>(a.action)) {
+    return alter_schema(ctx, a);
+  }
+  return not_supported("this ALTER TABLE action is not supported yet (write ordering comes next)");
 }
 
 }  // namespace
