@@ -46,7 +46,23 @@ Result<MappedField> parse_mapped(const json& j, const std::string& path) {
   return f;
 }
 
+nlohmann::ordered_json mapped_to_json(const std::vector<MappedField>& fields) {
+  auto out = nlohmann::ordered_json::array();
+  for (const auto& f : fields) {
+    auto entry = nlohmann::ordered_json::object();
+    if (f.field_id) entry["field-id"] = *f.field_id;
+    entry["names"] = f.names;
+    if (!f.fields.empty()) entry["fields"] = mapped_to_json(f.fields);
+    out.push_back(std::move(entry));
+  }
+  return out;
+}
+
 }  // namespace
+
+std::string name_mapping_to_json(const std::vector<MappedField>& fields) {
+  return mapped_to_json(fields).dump();
+}
 
 Result<std::vector<MappedField>> parse_name_mapping(std::string_view text) {
   json j = FLOE_TRY(parse_json_text(text, "name mapping"));

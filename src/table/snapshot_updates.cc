@@ -2,6 +2,7 @@
 // ReplacePartitions): each configures a SnapshotProducer and stages it into its transaction on
 // commit().
 #include "floe/table/snapshot_producer.h"
+#include "floe/table/update_schema.h"
 #include "table/snapshot_producer_internal.h"
 
 namespace floe {
@@ -214,6 +215,7 @@ ReplacePartitions Transaction::new_replace_partitions() { return ReplacePartitio
 RowDelta Transaction::new_row_delta() { return RowDelta(*this, false); }
 RewriteFiles Transaction::new_rewrite() { return RewriteFiles(*this, false); }
 UpdateProperties Transaction::update_properties() { return UpdateProperties(*this, false); }
+UpdateSchema Transaction::update_schema() { return UpdateSchema(*this, false); }
 ManageSnapshots Transaction::manage_snapshots() { return ManageSnapshots(*this, false); }
 
 }  // namespace floe

@@ -198,6 +198,7 @@ ReplacePartitions Table::new_replace_partitions() {
 RowDelta Table::new_row_delta() { return RowDelta(new_transaction(), true); }
 RewriteFiles Table::new_rewrite() { return RewriteFiles(new_transaction(), true); }
 UpdateProperties Table::update_properties() { return UpdateProperties(new_transaction(), true); }
+UpdateSchema Table::update_schema() { return UpdateSchema(new_transaction(), true); }
 ManageSnapshots Table::manage_snapshots() { return ManageSnapshots(new_transaction(), true); }
 
 }  // namespace floe

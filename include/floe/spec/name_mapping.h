@@ -22,5 +22,8 @@ struct MappedField {
 
 // Parses the JSON of a name mapping (a list of entries, or {"fields": [...]}).
 Result<std::vector<MappedField>> parse_name_mapping(std::string_view json);
+// The JSON list Java's NameMappingParser writes: [{"field-id": 1, "names": ["id"]}, ...], with
+// "fields" on entries that have children and no "field-id" on entries without one.
+std::string name_mapping_to_json(const std::vector<MappedField>& fields);
 
 }  // namespace floe

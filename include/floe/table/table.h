@@ -9,6 +9,7 @@
 //   FLOE_TRY(txn.new_overwrite().overwrite_by_row_filter(f).add_file(g).commit());
 //   FLOE_TRY(txn.new_row_delta().add_deletes(dv).remove_deletes(old_dv).commit());
 //   FLOE_TRY(txn.update_properties().set("k", "v").commit());
+//   FLOE_TRY(txn.update_schema().add_column("note", Type::string()).commit());
 //   FLOE_TRY(txn.commit());                                          // one catalog commit
 #pragma once
 
@@ -21,6 +22,7 @@
 #include "floe/scan/table_scan.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/transaction.h"
+#include "floe/table/update_schema.h"
 
 namespace floe {
 
@@ -58,6 +60,7 @@ class Table : public std::enable_shared_from_this<Table> {
   RowDelta new_row_delta();
   RewriteFiles new_rewrite();
   UpdateProperties update_properties();
+  UpdateSchema update_schema();
   ManageSnapshots manage_snapshots();
 
   // Installs committed or reloaded metadata (used by Transaction).
