@@ -294,6 +294,21 @@ TEST_F(SchemaEvolution, InitialDefaultsFillOldRowsInV3) {
   EXPECT_EQ(rows(s(), "SELECT id FROM db.t WHERE region = 'eu' ORDER BY id"), (Rows{"[1]", "[2]"}));
 }
 
+TEST_F(SchemaEvolution, DateToTimestampInV3) {
+  must(s(),
+       "CREATE TABLE db.t (id BIGINT, d DATE) USING iceberg "
+       "TBLPROPERTIES ('format-version' = '3')");
+  must(s(), "INSERT INTO db.t VALUES (1, DATE '2024-02-29'), (2, NULL)");
+  EXPECT_EQ(error_of(s(), "ALTER TABLE db.t ALTER COLUMN d TYPE TIMESTAMP"),
+            "Cannot change column type: d: date -> timestamptz");
+  must(s(), "ALTER TABLE db.t ALTER COLUMN d TYPE TIMESTAMP_NTZ");
+  must(s(), "INSERT INTO db.t VALUES (3, TIMESTAMP_NTZ '2024-03-01 12:30:00')");
+  EXPECT_EQ(all(), (Rows{R"([1,"2024-02-29T00:00:00.000000"])", R"([2,null])",
+                         R"([3,"2024-03-01T12:30:00.000000"])"}));
+  EXPECT_EQ(rows(s(), "SELECT id FROM db.t WHERE d < TIMESTAMP_NTZ '2024-03-01 00:00:00'"),
+            (Rows{"[1]"}));
+}
+
 TEST_F(SchemaEvolution, EveryFormatReadsTheEvolvedSchema) {
   must(s(),
        "CREATE TABLE db.t (id BIGINT, a INT, b STRING) USING iceberg "
