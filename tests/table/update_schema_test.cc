@@ -202,6 +202,17 @@ TEST_F(UpdateSchemaTest, V3DefaultsFillInitialAndWriteDefault) {
   EXPECT_EQ(*d->write_default, Literal::int64(9));
   EXPECT_EQ(error(t->update_schema().update_column_default("d", Literal::string("x")).commit()),
             "Invalid default value for d: cannot convert 'x' to long");
+  // Dropping the write default leaves the initial default.
+  ASSERT_OK(t->update_schema().update_column_default("d", std::nullopt).commit());
+  d = schema(*t).find_field("d");
+  EXPECT_FALSE(d->write_default.has_value());
+  EXPECT_EQ(*d->initial_default, Literal::int64(7));
+  // Promotions convert the defaults.
+  ASSERT_OK(t->update_schema()
+                .add_column(std::nullopt, "i", Type::int32(), "", Literal::int32(3))
+                .commit());
+  ASSERT_OK(t->update_schema().update_column("i", Type::int64()).commit());
+  EXPECT_EQ(*schema(*t).find_field("i")->initial_default, Literal::int64(3));
 }
 
 TEST_F(UpdateSchemaTest, V3TypesNeedFormatVersion3) {
