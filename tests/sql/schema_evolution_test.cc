@@ -125,6 +125,12 @@ TEST_F(SchemaEvolution, NestedColumnsAddDropAndRename) {
             (Rows{R"([{"w":null,"px":1,"z":null},[{"c":null}]])",
                   R"([{"w":0,"px":2,"z":20},[{"c":"c2"}]])"}));
   EXPECT_EQ(rows(s(), "SELECT p.px FROM db.t ORDER BY id"), (Rows{"[1]", "[2]"}));
+  must(s(), "ALTER TABLE db.t ALTER COLUMN p.z COMMENT 'zed'");
+  auto show = rows(s(), "SHOW CREATE TABLE db.t")[0];
+  EXPECT_NE(show.find("p STRUCT<w: INT, px: INT, z: BIGINT COMMENT 'zed'>,"), std::string::npos)
+      << show;
+  EXPECT_NE(show.find("tags ARRAY<STRUCT<c: STRING>>,"), std::string::npos) << show;
+  EXPECT_NE(show.find("m MAP<STRING, STRUCT<b: INT, d: INT>>"), std::string::npos) << show;
 }
 
 TEST_F(SchemaEvolution, DropColumnsAndReAddAName) {

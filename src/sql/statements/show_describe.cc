@@ -245,7 +245,23 @@ Status show_properties(StatementContext& ctx, const ast::ShowTblPropertiesStatem
   return emit(ctx.sink, {"key", "value"}, rows);
 }
 
-std::string sql_type(const Type& t) { return to_upper(spark_type_name(t)); }
+// Spark's DDL spelling: type names upper case, struct field names as they are, with their
+// NOT NULL and COMMENT (`STRUCT<x: INT NOT NULL, y: STRING COMMENT 'why'>`).
+std::string sql_type(const Type& t) {
+  if (t.is_struct()) {
+    std::string out = "STRUCT<";
+    for (size_t i = 0; i < t.fields().size(); ++i) {
+      const NestedField& f = t.fields()[i];
+      out += fmt::format("{}{}: {}{}{}", i ? ", " : "", f.name, sql_type(*f.type),
+                         f.required ? " NOT NULL" : "",
+                         f.doc.empty() ? "" : " COMMENT " + ast::quote_string(f.doc));
+    }
+    return out + ">";
+  }
+  if (t.is_list()) return "ARRAY<" + sql_type(*t.element().type) + ">";
+  if (t.is_map()) return "MAP<" + sql_type(*t.key().type) + ", " + sql_type(*t.value().type) + ">";
+  return to_upper(spark_type_name(t));
+}
 
 Status show_create_table(StatementContext& ctx, const ast::ShowCreateTableStatement& s) {
   StoredTable table = FLOE_TRY(ctx.catalog.load_table(s.table.parts));
