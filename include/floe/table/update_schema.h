@@ -10,7 +10,8 @@
 //                .commit());
 //
 // Operations name columns by their dotted name in the current schema ("point.x"; list
-// elements and map values may be spelled "tags.element" / "props.value" or left out). They
+// elements and map values may be spelled "tags.element" / "props.value" or left out), or by
+// the full name of a column added earlier in the same update (to change or move it). They
 // are recorded as called and replayed by every apply, so errors (a missing column,
 // conflicting changes such as renaming a column that is also deleted, a refused promotion)
 // surface when the update is applied or committed, with Java's rules and messages:
@@ -23,8 +24,9 @@
 //   (what rows written before the column read) and `write-default`.
 // - Type changes are the spec's promotions only: int -> long, float -> double,
 //   decimal(P, S) -> decimal(P', S) with P' >= P, and in v3 date -> timestamp or
-//   timestamp_ns (not when a partition field of any spec is an identity or bucket of the
-//   column: its partition values would change) and unknown -> any primitive type.
+//   timestamp_ns (only while every partition field of every spec over the column is a year,
+//   month, day or void transform: identity and bucket values would change) and unknown ->
+//   any primitive type.
 // - Identifier fields must be required primitive columns that are not float or double, not
 //   inside a list or map, with every enclosing struct required. Deleting one is an error
 //   unless set_identifier_fields leaves it out in the same update.
@@ -100,8 +102,8 @@ class UpdateSchema {
   // Replaces the identifier fields (names resolve in the new schema); empty drops them all.
   UpdateSchema& set_identifier_fields(std::vector<std::string> names);
 
-  // The schema this update would make current on the transaction's pending metadata
-  // (nothing is staged).
+  // The schema this update would make current on the transaction's pending metadata, before
+  // commit (nothing is staged); its schema id is not chosen yet (0).
   Result<SchemaPtr> apply() const;
   // Stages into the transaction (and commits it for one-shot handles). Once only.
   Status commit();
