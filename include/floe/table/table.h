@@ -58,6 +58,7 @@ class Table : public std::enable_shared_from_this<Table> {
   RowDelta new_row_delta();
   RewriteFiles new_rewrite();
   UpdateProperties update_properties();
+  UpdatePartitionSpec update_spec();
   ManageSnapshots manage_snapshots();
 
   // Installs committed or reloaded metadata (used by Transaction).

@@ -29,6 +29,7 @@ class ReplacePartitions;
 class RowDelta;
 class RewriteFiles;
 class UpdateProperties;
+class UpdatePartitionSpec;
 class ManageSnapshots;
 
 // One change to table metadata. `apply` must be repeatable: it is called once when staged
@@ -58,6 +59,7 @@ class Transaction {
   RowDelta new_row_delta();
   RewriteFiles new_rewrite();
   UpdateProperties update_properties();
+  UpdatePartitionSpec update_spec();
   ManageSnapshots manage_snapshots();
 
   // Applies `update` on the transaction's pending metadata and keeps it for commit.
