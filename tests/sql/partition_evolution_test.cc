@@ -5,12 +5,16 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "floe/sql/session.h"
 #include "floe/table/table.h"
 #include "floe/util/strings.h"
+#include "format/parquet/parquet_test_util.h"
 #include "sql/session_test_util.h"
 #include "test_support.h"
 
@@ -327,6 +331,82 @@ TEST_F(PartitionEvolution, BadChangesAreRefused) {
   EXPECT_NE(error("RENAME PARTITION FIELD nope TO x").find("Cannot find partition field to rename"),
             std::string::npos);
   EXPECT_EQ(table("t")->metadata_location(), before);
+}
+
+// Evolution written by floe reads back in independent implementations: python3-avro on every
+// manifest (its partition-spec-id header names a spec of the table, its partition-spec header
+// has that spec's fields, and each entry's partition tuple has that spec's field names), and
+// DuckDB on the data files of every era (the same rows as floe).
+TEST_F(PartitionEvolution, IndependentReadersAgree) {
+  must(s(),
+       "CREATE TABLE db.t (id BIGINT, event_ts TIMESTAMP) USING iceberg PARTITIONED BY "
+       "(days(event_ts))");
+  auto insert = [&](int first) {
+    std::string values;
+    for (int i = 0; i < 12; ++i) {
+      values += fmt::format("{}({}, TIMESTAMP '2026-07-{:02d} {:02d}:00:00')", i ? ", " : "",
+                            first + i, 1 + i % 3, i);
+    }
+    must(s(), "INSERT INTO db.t VALUES " + values);
+  };
+  insert(0);
+  must(s(), "ALTER TABLE db.t REPLACE PARTITION FIELD days(event_ts) WITH hours(event_ts)");
+  insert(100);
+  must(s(), "ALTER TABLE db.t ADD PARTITION FIELD bucket(4, id)");
+  insert(200);
+  auto m = table("t")->metadata();
+  int manifests = 0;
+  for (const auto& row : rows(s(), "SELECT path, partition_spec_id FROM db.t.manifests")) {
+    auto r = nlohmann::json::parse(row);
+    const auto path = r[0].get<std::string>();
+    const int spec_id = r[1].get<int>();
+    const PartitionSpec* spec = m->spec_by_id(spec_id);
+    ASSERT_NE(spec, nullptr) << path;
+    int rc = 0;
+    std::string out =
+        test_support::run_command("/usr/bin/python3 " + parquet::testing::oracle_dir() +
+                                      "/avro_dump.py " + test_support::shell_quote(path) + " 2>&1",
+                                  &rc);
+    ASSERT_EQ(rc, 0) << out;
+    auto dump = nlohmann::json::parse(out);
+    EXPECT_EQ(dump["metadata"]["partition-spec-id"], std::to_string(spec_id));
+    auto header = nlohmann::json::parse(dump["metadata"]["partition-spec"].get<std::string>());
+    ASSERT_EQ(header.size(), spec->fields().size()) << header.dump();
+    for (size_t i = 0; i < header.size(); ++i) {
+      EXPECT_EQ(header[i]["field-id"], spec->fields()[i].field_id);
+      EXPECT_EQ(header[i]["name"], spec->fields()[i].name);
+      EXPECT_EQ(header[i]["transform"], spec->fields()[i].transform.to_string());
+    }
+    for (const auto& e : dump["records"]) {
+      const auto& partition = e["data_file"]["partition"];
+      ASSERT_EQ(partition.size(), spec->fields().size()) << e.dump();
+      for (const auto& f : spec->fields()) EXPECT_TRUE(partition.contains(f.name)) << e.dump();
+    }
+    ++manifests;
+  }
+  EXPECT_EQ(manifests, 3);
+  // DuckDB on every era's data files.
+  std::string list;
+  for (const auto& r : rows(s(), "SELECT file_path FROM db.t.data_files")) {
+    list += (list.empty() ? "" : ", ") + std::string("'") +
+            nlohmann::json::parse(r)[0].get<std::string>() + "'";
+  }
+  const auto dir = dir_.path / "duck";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "q.json")
+      << nlohmann::json(std::vector<std::string>{
+                            "SELECT count(*), sum(id), min(event_ts)::VARCHAR FROM read_parquet([" +
+                            list + "])"})
+             .dump();
+  int rc = 0;
+  std::string out =
+      test_support::run_command("cd " + test_support::shell_quote(parquet::testing::oracle_dir()) +
+                                    " && node sql_duckdb.mjs " +
+                                    test_support::shell_quote((dir / "q.json").string()) + " 2>&1",
+                                &rc);
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_NE(out.find("[36,3798,\"2026-07-01 00:00:00+00\"]"), std::string::npos) << out;
+  EXPECT_EQ(rows(s(), "SELECT count(*), sum(id) FROM db.t"), std::vector<std::string>{"[36,3798]"});
 }
 
 }  // namespace
