@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "floe/spec/table_properties.h"
+#include "floe/table/replace_table.h"
 #include "floe/table/table.h"
 #include "floe/util/strings.h"
 #include "floe/write/data_writer.h"
@@ -24,15 +26,81 @@ namespace {
 
 // ---- CREATE TABLE ----
 
-Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
-  if (s.or_replace || s.replace) {
-    return not_supported("REPLACE TABLE is not supported yet; DROP TABLE and CREATE TABLE instead");
+// The query of CREATE / REPLACE TABLE ... AS SELECT, planned, and its columns.
+Status plan_table_query(WriteContext& ctx, const ast::CreateTableStatement& s, PlanPtr* query,
+                        std::vector<NestedField>* columns) {
+  if (!s.as_query) return Status::OK();
+  if (!s.columns.empty()) {
+    return invalid_argument("CREATE TABLE ... AS SELECT takes its columns from the query");
   }
+  *query = FLOE_TRY(ctx.binder.plan_query(*s.as_query));
+  for (const auto& f : (*query)->fields()) {
+    NestedField c = f;
+    c.required = false;
+    if (c.type->id() == TypeId::kUnknown) {
+      return invalid_argument("CREATE TABLE ... AS SELECT: column {} has no type (a bare NULL)",
+                              c.name);
+    }
+    columns->push_back(std::move(c));
+  }
+  return Status::OK();
+}
+
+// CREATE OR REPLACE TABLE / REPLACE TABLE [AS SELECT] of an existing table: one transaction that
+// replaces its definition (replace_table.h: history and ids kept, main cleared) and appends the
+// query's rows, written with the new schema and spec.
+Status replace_existing_table(WriteContext& ctx, const ast::CreateTableStatement& s,
+                              const TableIdentifier& id) {
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, s.table.parts));
+  PlanPtr query;
+  std::vector<NestedField> columns;
+  FLOE_TRY(plan_table_query(ctx, s, &query, &columns));
+  TableDefinition def = FLOE_TRY(table_definition(s, columns));
+  TableReplacement r;
+  r.schema = def.schema;
+  r.spec = def.spec;
+  r.properties = def.properties;
+  for (const auto& [k, v] : s.properties) {
+    if (k == table_properties::kFormatVersion) r.properties[k] = v;
+  }
+  if (def.location) r.location = *def.location;
+  Transaction txn = table->new_transaction();
+  FLOE_TRY(replace_table(txn, std::move(r)));
+  if (!query) {
+    FLOE_TRY(txn.commit());
+    say(ctx, "replaced table " + id.to_string());
+    return Status::OK();
+  }
+  const TableMetadata& pending = txn.pending();
+  PlanPtr projected =
+      FLOE_TRY(project_to_schema(std::move(query), *pending.schema(), {}, id.to_string()));
+  auto written = FLOE_TRY(write_rows(
+      *table, plan_source(*projected, ctx.exec),
+      [&](std::vector<DataFile> files) -> Status {
+        AppendFiles append = txn.new_append();
+        stamp_engine(append);
+        for (auto& f : files) append.append_file(std::move(f));
+        FLOE_TRY(append.commit());
+        return txn.commit();
+      },
+      ctx.exec.threads, &pending));
+  say(ctx, fmt::format("replaced table {} with {} rows in {} files", id.to_string(), written.rows,
+                       written.files));
+  return Status::OK();
+}
+
+Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   CatalogPtr catalog = FLOE_TRY(ctx.catalog.catalog(true));
   TableIdentifier id = FLOE_TRY(ctx.catalog.identifier(s.table.parts));
   if (FLOE_TRY(catalog->table_exists(id))) {
+    if (s.or_replace || s.replace) return replace_existing_table(ctx, s, id);
     if (s.if_not_exists) return Status::OK();
     return make_error(ErrorKind::kAlreadyExists, "table {} already exists", id.to_string());
+  }
+  if (s.replace && !s.or_replace) {
+    return not_found(
+        "cannot replace table {}: it does not exist (CREATE OR REPLACE TABLE creates it)",
+        id.to_string());
   }
   if (!FLOE_TRY(catalog->namespace_exists(id.ns))) {
     return not_found("namespace {} not found in catalog {} (CREATE NAMESPACE {} first)",
@@ -41,21 +109,7 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   }
   PlanPtr query;
   std::vector<NestedField> columns;
-  if (s.as_query) {
-    if (!s.columns.empty()) {
-      return invalid_argument("CREATE TABLE ... AS SELECT takes its columns from the query");
-    }
-    query = FLOE_TRY(ctx.binder.plan_query(*s.as_query));
-    for (const auto& f : query->fields()) {
-      NestedField c = f;
-      c.required = false;
-      if (c.type->id() == TypeId::kUnknown) {
-        return invalid_argument("CREATE TABLE ... AS SELECT: column {} has no type (a bare NULL)",
-                                c.name);
-      }
-      columns.push_back(std::move(c));
-    }
-  }
+  FLOE_TRY(plan_table_query(ctx, s, &query, &columns));
   TableDefinition def = FLOE_TRY(table_definition(s, columns));
   std::shared_ptr<Table> table =
       FLOE_TRY(Table::create(catalog, id, def.schema, def.spec, nullptr, def.properties,

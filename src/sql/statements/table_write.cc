@@ -36,8 +36,9 @@ Result<WriteTarget> load_write_target(const WriteContext& ctx,
 }
 
 Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
-                               int threads) {
-  auto metadata = table.metadata();
+                               int threads, const TableMetadata* pending) {
+  auto current = table.metadata();
+  const TableMetadata* metadata = pending ? pending : current.get();
   WriteOptions options = FLOE_TRY(WriteOptions::from_table(*metadata));
   options.parquet.threads = threads > 0 ? threads : ThreadPool::default_threads();
   std::unique_ptr<TableWriter> writer =

@@ -25,8 +25,10 @@ using FileCommit = std::function<Status(std::vector<DataFile> files)>;
 // Writes every row of `source`, then calls `commit`. When writing or the commit fails, the
 // files written are removed, except when the commit's outcome is unknown (they may be live).
 // `threads` (0 = one per core) encode and compress the Parquet files, on one pool they share.
+// `metadata`: the schema, spec and properties to write with (default: the table's current
+// metadata; a transaction's pending metadata for a replacement).
 Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
-                               int threads);
+                               int threads, const TableMetadata* metadata = nullptr);
 
 // Marks a snapshot as written by floe's SQL engine, as Spark adds engine-name and
 // engine-version to the summaries it commits.
