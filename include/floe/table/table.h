@@ -59,6 +59,7 @@ class Table : public std::enable_shared_from_this<Table> {
   RewriteFiles new_rewrite();
   UpdateProperties update_properties();
   UpdatePartitionSpec update_spec();
+  ReplaceSortOrder replace_sort_order();
   ManageSnapshots manage_snapshots();
 
   // Installs committed or reloaded metadata (used by Transaction).

@@ -30,6 +30,7 @@ class RowDelta;
 class RewriteFiles;
 class UpdateProperties;
 class UpdatePartitionSpec;
+class ReplaceSortOrder;
 class ManageSnapshots;
 
 // One change to table metadata. `apply` must be repeatable: it is called once when staged
@@ -60,6 +61,7 @@ class Transaction {
   RewriteFiles new_rewrite();
   UpdateProperties update_properties();
   UpdatePartitionSpec update_spec();
+  ReplaceSortOrder replace_sort_order();
   ManageSnapshots manage_snapshots();
 
   // Applies `update` on the transaction's pending metadata and keeps it for commit.
