@@ -322,5 +322,41 @@ TEST_F(RewriteDataFiles, ConcurrentEqualityDeletesKeepApplying) {
   }
 }
 
+// The lesson's orders table (merge-on-read, days(event_ts)): 25 point deletes on one day leave
+// 25 position delete files on that day's data file; after rewrite_data_files the rows are the
+// same and that partition has no delete file left, while another day's deletes stay untouched
+// when the rewrite is limited to the first day.
+TEST_F(RewriteDataFiles, LessonOrdersAfterTwentyFivePointDeletes) {
+  must(s(),
+       "CREATE TABLE db.orders (order_id BIGINT, customer_id BIGINT, status STRING, "
+       "event_ts TIMESTAMP) USING iceberg PARTITIONED BY (days(event_ts)) TBLPROPERTIES "
+       "('format-version'='2', 'write.delete.mode'='merge-on-read')");
+  must(s(),
+       "INSERT INTO db.orders SELECT id, id % 1000, CASE WHEN id % 7 = 0 THEN 'cancelled' "
+       "ELSE 'done' END, CAST(date_add(DATE '2026-06-01', CAST(id % 3 AS INT)) AS TIMESTAMP) "
+       "FROM range(30000)");
+  for (int k = 0; k < 25; ++k) {
+    must(s(), fmt::format("DELETE FROM db.orders WHERE order_id = {}", k * 3 * 397));
+  }
+  must(s(), "DELETE FROM db.orders WHERE order_id = 1");  // another day
+  const std::string day0 = "partition.event_ts_day = DATE '2026-06-01'";
+  EXPECT_EQ(
+      std::stoll(
+          rows(s(), "SELECT count(*) FROM db.orders.delete_files WHERE " + day0)[0].substr(1)),
+      25);
+  const auto before = rows(s(), "SELECT * FROM db.orders ORDER BY order_id");
+  auto out = must(s(),
+                  "CALL system.rewrite_data_files(table => 'db.orders', where => "
+                  "'event_ts < TIMESTAMP ''2026-06-02 00:00:00''', options => "
+                  "map('delete-file-threshold', '10'))");
+  EXPECT_EQ(out.rows[0].substr(0, 5), "[1,1,");
+  EXPECT_EQ(rows(s(), "SELECT * FROM db.orders ORDER BY order_id"), before);
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.orders.delete_files WHERE " + day0),
+            std::vector<std::string>{"[0]"});
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.orders.delete_files"),
+            std::vector<std::string>{"[1]"});
+  EXPECT_EQ(before.size(), 30000u - 26u);
+}
+
 }  // namespace
 }  // namespace floe::sql

@@ -61,6 +61,8 @@ class Table : public std::enable_shared_from_this<Table> {
   RewriteFiles new_rewrite();
   UpdateProperties update_properties();
   UpdateSchema update_schema();
+  UpdatePartitionSpec update_spec();
+  ReplaceSortOrder replace_sort_order();
   ManageSnapshots manage_snapshots();
 
   // Installs committed or reloaded metadata (used by Transaction).

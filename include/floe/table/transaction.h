@@ -30,6 +30,8 @@ class RowDelta;
 class RewriteFiles;
 class UpdateProperties;
 class UpdateSchema;
+class UpdatePartitionSpec;
+class ReplaceSortOrder;
 class ManageSnapshots;
 
 // One change to table metadata. `apply` must be repeatable: it is called once when staged
@@ -60,6 +62,8 @@ class Transaction {
   RewriteFiles new_rewrite();
   UpdateProperties update_properties();
   UpdateSchema update_schema();
+  UpdatePartitionSpec update_spec();
+  ReplaceSortOrder replace_sort_order();
   ManageSnapshots manage_snapshots();
 
   // Applies `update` on the transaction's pending metadata and keeps it for commit.

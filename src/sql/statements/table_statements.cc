@@ -7,6 +7,9 @@
 
 #include <algorithm>
 
+#include "floe/spec/table_properties.h"
+#include "floe/table/replace_sort_order.h"
+#include "floe/table/replace_table.h"
 #include "floe/table/table.h"
 #include "floe/util/strings.h"
 #include "floe/write/data_writer.h"
@@ -24,15 +27,83 @@ namespace {
 
 // ---- CREATE TABLE ----
 
-Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
-  if (s.or_replace || s.replace) {
-    return not_supported("REPLACE TABLE is not supported yet; DROP TABLE and CREATE TABLE instead");
+// The query of CREATE / REPLACE TABLE ... AS SELECT, planned, and its columns.
+Status plan_table_query(WriteContext& ctx, const ast::CreateTableStatement& s, PlanPtr* query,
+                        std::vector<NestedField>* columns) {
+  if (!s.as_query) return Status::OK();
+  if (!s.columns.empty()) {
+    return invalid_argument("CREATE TABLE ... AS SELECT takes its columns from the query");
   }
+  *query = FLOE_TRY(ctx.binder.plan_query(*s.as_query));
+  for (const auto& f : (*query)->fields()) {
+    NestedField c = f;
+    c.required = false;
+    if (c.type->id() == TypeId::kUnknown) {
+      return invalid_argument("CREATE TABLE ... AS SELECT: column {} has no type (a bare NULL)",
+                              c.name);
+    }
+    columns->push_back(std::move(c));
+  }
+  return Status::OK();
+}
+
+// CREATE OR REPLACE TABLE / REPLACE TABLE [AS SELECT] of an existing table: one transaction that
+// replaces its definition (replace_table.h: history and ids kept, main cleared) and appends the
+// query's rows, written with the new schema and spec.
+Status replace_existing_table(WriteContext& ctx, const ast::CreateTableStatement& s,
+                              const TableIdentifier& id) {
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, s.table.parts));
+  PlanPtr query;
+  std::vector<NestedField> columns;
+  FLOE_TRY(plan_table_query(ctx, s, &query, &columns));
+  TableDefinition def = FLOE_TRY(table_definition(s, columns));
+  TableReplacement r;
+  r.schema = def.schema;
+  r.spec = def.spec;
+  r.properties = def.properties;
+  for (const auto& [k, v] : s.properties) {
+    if (k == table_properties::kFormatVersion) r.properties[k] = v;
+  }
+  if (def.location) r.location = *def.location;
+  Transaction txn = table->new_transaction();
+  FLOE_TRY(replace_table(txn, std::move(r)));
+  if (!query) {
+    FLOE_TRY(txn.commit());
+    say(ctx, "replaced table " + id.to_string());
+    return Status::OK();
+  }
+  const TableMetadata& pending = txn.pending();
+  PlanPtr projected =
+      FLOE_TRY(project_to_schema(std::move(query), *pending.schema(), {}, id.to_string()));
+  bool ordered = false;
+  projected = FLOE_TRY(order_for_write(std::move(projected), pending, ctx.binder, &ordered));
+  auto written = FLOE_TRY(write_rows(
+      *table, plan_source(*projected, ctx.exec),
+      [&](std::vector<DataFile> files) -> Status {
+        AppendFiles append = txn.new_append();
+        stamp_engine(append);
+        for (auto& f : files) append.append_file(std::move(f));
+        FLOE_TRY(append.commit());
+        return txn.commit();
+      },
+      ctx.exec.threads, &pending, ordered));
+  say(ctx, fmt::format("replaced table {} with {} rows in {} files", id.to_string(), written.rows,
+                       written.files));
+  return Status::OK();
+}
+
+Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   CatalogPtr catalog = FLOE_TRY(ctx.catalog.catalog(true));
   TableIdentifier id = FLOE_TRY(ctx.catalog.identifier(s.table.parts));
   if (FLOE_TRY(catalog->table_exists(id))) {
+    if (s.or_replace || s.replace) return replace_existing_table(ctx, s, id);
     if (s.if_not_exists) return Status::OK();
     return make_error(ErrorKind::kAlreadyExists, "table {} already exists", id.to_string());
+  }
+  if (s.replace && !s.or_replace) {
+    return not_found(
+        "cannot replace table {}: it does not exist (CREATE OR REPLACE TABLE creates it)",
+        id.to_string());
   }
   if (!FLOE_TRY(catalog->namespace_exists(id.ns))) {
     return not_found("namespace {} not found in catalog {} (CREATE NAMESPACE {} first)",
@@ -41,21 +112,7 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   }
   PlanPtr query;
   std::vector<NestedField> columns;
-  if (s.as_query) {
-    if (!s.columns.empty()) {
-      return invalid_argument("CREATE TABLE ... AS SELECT takes its columns from the query");
-    }
-    query = FLOE_TRY(ctx.binder.plan_query(*s.as_query));
-    for (const auto& f : query->fields()) {
-      NestedField c = f;
-      c.required = false;
-      if (c.type->id() == TypeId::kUnknown) {
-        return invalid_argument("CREATE TABLE ... AS SELECT: column {} has no type (a bare NULL)",
-                                c.name);
-      }
-      columns.push_back(std::move(c));
-    }
-  }
+  FLOE_TRY(plan_table_query(ctx, s, &query, &columns));
   TableDefinition def = FLOE_TRY(table_definition(s, columns));
   std::shared_ptr<Table> table =
       FLOE_TRY(Table::create(catalog, id, def.schema, def.spec, nullptr, def.properties,
@@ -66,6 +123,9 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
   }
   const Schema& schema = *table->metadata()->schema();
   PlanPtr projected = FLOE_TRY(project_to_schema(std::move(query), schema, {}, id.to_string()));
+  bool ordered = false;
+  projected =
+      FLOE_TRY(order_for_write(std::move(projected), *table->metadata(), ctx.binder, &ordered));
   auto written = write_rows(
       *table, plan_source(*projected, ctx.exec),
       [&](std::vector<DataFile> files) {
@@ -74,7 +134,7 @@ Status create_table(WriteContext& ctx, const ast::CreateTableStatement& s) {
         for (auto& f : files) append.append_file(std::move(f));
         return append.commit();
       },
-      ctx.exec.threads);
+      ctx.exec.threads, nullptr, ordered);
   if (!written.ok()) {
     // CTAS is all or nothing: the new table goes away with the failed write.
     (void)catalog->drop_table(id, /*purge=*/true);
@@ -117,6 +177,9 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
 
   PlanPtr query = FLOE_TRY(ctx.binder.plan_query(*s.source));
   PlanPtr projected = FLOE_TRY(project_to_schema(std::move(query), schema, s.columns, name, fixed));
+  bool ordered = false;
+  projected =
+      FLOE_TRY(order_for_write(std::move(projected), *table->metadata(), ctx.binder, &ordered));
   auto written = write_rows(
       *table, plan_source(*projected, ctx.exec),
       [&](std::vector<DataFile> files) {
@@ -143,7 +206,7 @@ Status insert(WriteContext& ctx, const ast::InsertStatement& s) {
         for (auto& f : files) replace.add_file(std::move(f));
         return replace.commit();
       },
-      ctx.exec.threads);
+      ctx.exec.threads, nullptr, ordered);
   if (!written.ok()) return written.status();
   say(ctx, fmt::format("{} {} rows into {} ({} files)", s.overwrite ? "wrote" : "inserted",
                        written->rows, name, written->files));
@@ -271,7 +334,46 @@ Status drop_ref(WriteContext& ctx, const ast::AlterTableStatement& a, const ast:
   return Status::OK();
 }
 
+// WRITE [LOCALLY] ORDERED BY ..., WRITE DISTRIBUTED BY PARTITION [[LOCALLY] ORDERED BY ...],
+// WRITE UNORDERED, as Spark's Iceberg extensions set them: the default sort order and
+// write.distribution-mode (range for a global order, hash by partition, none otherwise), in one
+// commit.
+Status set_write_order(WriteContext& ctx, const ast::AlterTableStatement& a,
+                       const ast::SetWriteOrder& w) {
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, a.table.parts));
+  auto metadata = table->metadata();
+  const Schema& schema = *metadata->schema();
+  Transaction txn = table->new_transaction();
+  ReplaceSortOrder order = txn.replace_sort_order();
+  order.case_sensitive(false);
+  for (const auto& term : w.order) {
+    PartitionField f = FLOE_TRY(partition_field(schema, term.term));
+    const std::string source =
+        schema.find_column_name(f.source_id).value_or(dotted_name(term.term.column));
+    std::optional<NullOrder> nulls;
+    if (term.nulls_first)
+      nulls = *term.nulls_first ? NullOrder::kNullsFirst : NullOrder::kNullsLast;
+    if (term.descending) {
+      order.desc(source, f.transform, nulls);
+    } else {
+      order.asc(source, f.transform, nulls);
+    }
+  }
+  FLOE_TRY(order.commit());
+  const char* mode = w.distributed_by_partition     ? "hash"
+                     : (!w.unordered && !w.locally) ? "range"
+                                                    : "none";
+  FLOE_TRY(txn.update_properties().set("write.distribution-mode", mode).commit());
+  FLOE_TRY(txn.commit());
+  say(ctx, fmt::format("write order of {} is now sort order {} ({}), distribution mode {}",
+                       table->id().to_string(), table->metadata()->default_sort_order_id,
+                       w.order.empty() ? "unsorted" : "sorted", mode));
+  return Status::OK();
+}
+
 Status alter_table(WriteContext& ctx, const ast::AlterTableStatement& a) {
+  if (const auto* w = std::get_if<ast::SetWriteOrder>(&a.action))
+    return set_write_order(ctx, a, *w);
   if (const auto* set = std::get_if<ast::SetTblProperties>(&a.action)) {
     return set_properties(ctx, a, *set);
   }
@@ -298,7 +400,7 @@ Status alter_table(WriteContext& ctx, const ast::AlterTableStatement& a) {
       std::holds_alternative<ast::DropIdentifierFields>(a.action)) {
     return alter_schema(ctx, a);
   }
-  return not_supported("this ALTER TABLE action is not supported yet (write ordering comes next)");
+  return not_supported("this ALTER TABLE action is not supported");
 }
 
 }  // namespace

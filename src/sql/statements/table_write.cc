@@ -1,5 +1,11 @@
+#include <fmt/format.h>
+
+#include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
 #include "floe/write/data_writer.h"
+#include "sql/exec/bound_expr_internal.h"
+#include "sql/exec/relational_internal.h"
+#include "sql/parser/parser_internal.h"
 #include "sql/statements/statements_internal.h"
 #include "sql/statements/table_write_internal.h"
 
@@ -36,9 +42,12 @@ Result<WriteTarget> load_write_target(const WriteContext& ctx,
 }
 
 Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
-                               int threads) {
-  auto metadata = table.metadata();
+                               int threads, const TableMetadata* pending, bool ordered) {
+  auto current = table.metadata();
+  const TableMetadata* metadata = pending ? pending : current.get();
   WriteOptions options = FLOE_TRY(WriteOptions::from_table(*metadata));
+  const SortOrder* order = metadata->sort_order();
+  if (ordered && order && !order->is_unsorted()) options.sort_order_id = order->order_id;
   options.parquet.threads = threads > 0 ? threads : ThreadPool::default_threads();
   std::unique_ptr<TableWriter> writer =
       FLOE_TRY(TableWriter::make(table.io(), *metadata, std::move(options)));
@@ -71,6 +80,81 @@ std::map<std::string, std::string> engine_summary() {
 
 void stamp_engine(SnapshotUpdate& update) {
   for (const auto& [key, value] : engine_summary()) update.set_summary(key, value);
+}
+
+namespace {
+
+// A sort field as the SQL expression that computes its key.
+Result<std::string> sort_key_text(const SortField& f, const Schema& schema) {
+  auto name = schema.find_column_name(f.source_id);
+  if (!name) return invalid_argument("sort field source id {} is not in the schema", f.source_id);
+  std::string column;
+  for (const auto& part : split(*name, '.')) {
+    std::string quoted;
+    for (char c : part) {
+      quoted.push_back(c);
+      if (c == '`') quoted.push_back('`');
+    }
+    column += (column.empty() ? "`" : ".`") + quoted + "`";
+  }
+  const Transform& t = f.transform;
+  switch (t.kind()) {
+    case Transform::Kind::kIdentity:
+      return column;
+    case Transform::Kind::kBucket:
+      return fmt::format("bucket({}, {})", t.param(), column);
+    case Transform::Kind::kTruncate:
+      return fmt::format("truncate({}, {})", t.param(), column);
+    case Transform::Kind::kYear:
+      return fmt::format("years({})", column);
+    case Transform::Kind::kMonth:
+      return fmt::format("months({})", column);
+    case Transform::Kind::kDay:
+      return fmt::format("days({})", column);
+    case Transform::Kind::kHour:
+      return fmt::format("hours({})", column);
+    default:
+      return not_supported("cannot write rows ordered by {}({})", t.to_string(), *name);
+  }
+}
+
+}  // namespace
+
+Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder& binder,
+                                bool* sorted) {
+  *sorted = false;
+  const SortOrder* order = table.sort_order();
+  const Schema* schema = table.schema();
+  if (!order || order->is_unsorted() || !schema) return plan;
+  const std::vector<NestedField> fields = plan->fields();
+  const Scope scope = Scope::of(fields, "");
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    exprs.push_back(FLOE_TRY(column(static_cast<int>(i), fields[i].type)));
+    names.push_back(fields[i].name);
+  }
+  std::vector<SortKey> keys;
+  for (const auto& f : order->fields) {
+    ast::ExprPtr expr = FLOE_TRY(parse_expression(FLOE_TRY(sort_key_text(f, *schema))));
+    BoundExprPtr bound = FLOE_TRY(binder.bind(*expr, scope));
+    keys.emplace_back(static_cast<int>(exprs.size()), f.direction == SortDirection::kAsc,
+                      f.null_order == NullOrder::kNullsFirst);
+    exprs.push_back(std::move(bound));
+    names.push_back(fmt::format("_sort_key_{}", keys.size()));
+  }
+  PlanPtr with_keys = std::make_unique<ProjectNode>(std::move(plan), std::move(exprs), names);
+  PlanPtr sorted_plan =
+      std::make_unique<SortNode>(std::move(with_keys), std::move(keys), std::nullopt);
+  std::vector<BoundExprPtr> back;
+  std::vector<std::string> back_names;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    back.push_back(FLOE_TRY(column(static_cast<int>(i), fields[i].type)));
+    back_names.push_back(fields[i].name);
+  }
+  *sorted = true;
+  return PlanPtr(std::make_unique<ProjectNode>(std::move(sorted_plan), std::move(back),
+                                               std::move(back_names)));
 }
 
 RowSource plan_source(PlanNode& plan, ExecContext& exec) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "floe/table/table.h"
+#include "sql/binder/binder_internal.h"
 #include "sql/exec/plan_internal.h"
 
 namespace floe::sql {
@@ -25,14 +26,26 @@ using FileCommit = std::function<Status(std::vector<DataFile> files)>;
 // Writes every row of `source`, then calls `commit`. When writing or the commit fails, the
 // files written are removed, except when the commit's outcome is unknown (they may be live).
 // `threads` (0 = one per core) encode and compress the Parquet files, on one pool they share.
+// `metadata`: the schema, spec and properties to write with (default: the table's current
+// metadata; a transaction's pending metadata for a replacement).
+// `ordered`: the rows come in the table's default sort order, which the data files then carry
+// as their sort_order_id.
 Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
-                               int threads);
+                               int threads, const TableMetadata* metadata = nullptr,
+                               bool ordered = false);
 
 // Marks a snapshot as written by floe's SQL engine, as Spark adds engine-name and
 // engine-version to the summaries it commits.
 void stamp_engine(SnapshotUpdate& update);
 // Those summary properties.
 std::map<std::string, std::string> engine_summary();
+
+// Rows in the table's write order (its default sort order, ALTER TABLE ... WRITE ORDERED BY):
+// the plan sorted by the order's terms (transforms through the SQL functions of the same names:
+// bucket, truncate, years, months, days, hours), so every data file holds its rows in order.
+// The plan itself for an unsorted table. `sorted` says which.
+Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder& binder,
+                                bool* sorted);
 
 // A plan as a row source.
 RowSource plan_source(PlanNode& plan, ExecContext& exec);
