@@ -286,6 +286,31 @@ TEST_F(SchemaEvolution, ErrorsForBadInput) {
   EXPECT_EQ(table()->metadata_location(), location);
 }
 
+TEST_F(SchemaEvolution, DropGuardsFollowPartitionAndWriteOrderEvolution) {
+  must(s(), "CREATE TABLE db.t (id BIGINT, cat STRING, v INT) USING iceberg PARTITIONED BY (cat)");
+  must(s(), "INSERT INTO db.t VALUES (1, 'a', 1), (2, 'b', 2)");
+  must(s(), "ALTER TABLE db.t DROP PARTITION FIELD cat");
+  must(s(), "ALTER TABLE db.t WRITE ORDERED BY v DESC");
+  // The old spec's files are still live: the column stays until they are rewritten.
+  EXPECT_EQ(error_of(s(), "ALTER TABLE db.t DROP COLUMN cat"),
+            "Cannot drop column 'cat': it is the source of partition field 'cat' of partition "
+            "spec 0, which still has live files (rewrite them first)");
+  EXPECT_EQ(error_of(s(), "ALTER TABLE db.t DROP COLUMN v"),
+            "Cannot drop column 'v': it is the source of sort field 'v DESC' of the default sort "
+            "order");
+  auto t = table();
+  int64_t first = t->metadata()->snapshots.front()->snapshot_id;
+  must(s(),
+       "CALL system.rewrite_data_files(table => 'db.t', options => map('rewrite-all', 'true'))");
+  EXPECT_EQ(say("ALTER TABLE db.t DROP COLUMN cat"), "dropped column cat from db.t");
+  must(s(), "ALTER TABLE db.t WRITE UNORDERED");
+  must(s(), "ALTER TABLE db.t DROP COLUMN v");
+  EXPECT_EQ(all(), (Rows{"[1]", "[2]"}));
+  // The first snapshot still reads with its own schema and spec.
+  EXPECT_EQ(rows(s(), fmt::format("SELECT * FROM db.t VERSION AS OF {} ORDER BY id", first)),
+            (Rows{R"([1,"a",1])", R"([2,"b",2])"}));
+}
+
 TEST_F(SchemaEvolution, InitialDefaultsFillOldRowsInV3) {
   must(s(), "CREATE TABLE db.t (id BIGINT) USING iceberg TBLPROPERTIES ('format-version' = '3')");
   must(s(), "INSERT INTO db.t VALUES (1), (2)");
