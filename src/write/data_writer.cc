@@ -513,11 +513,23 @@ Status TableWriter::write(const ColumnBatch& batch) {
     FLOE_TRY(check_nested_required(col, *f.type, f.name, options_.data_location));
   }
   if (batch.num_rows == 0) return Status::OK();
+  rows_written_ += batch.num_rows;
+  if (order_) {
+    held_.push_back(batch);
+    return Status::OK();
+  }
+  return write_rows(batch);
+}
+
+void TableWriter::order_rows(RowOrder order, int32_t sort_order_id) {
+  order_ = std::move(order);
+  options_.sort_order_id = sort_order_id;
+}
+
+Status TableWriter::write_rows(const ColumnBatch& batch) {
   if (spec_->fields().empty()) {
     DataFileWriter* w = FLOE_TRY(writer_for({}));
-    FLOE_TRY(w->write(batch));
-    rows_written_ += batch.num_rows;
-    return Status::OK();
+    return w->write(batch);
   }
   auto groups = FLOE_TRY(group_by_partition(*spec_, *schema_, batch));
   for (const auto& g : groups) {
@@ -528,11 +540,19 @@ Status TableWriter::write(const ColumnBatch& batch) {
       FLOE_TRY(w->write(gather(batch, g.rows)));
     }
   }
-  rows_written_ += batch.num_rows;
   return Status::OK();
 }
 
 Result<std::vector<DataFile>> TableWriter::close() {
+  if (order_ && !held_.empty()) {
+    ColumnBatch all = FLOE_TRY(concat_batches(held_, schema_->fields()));
+    held_.clear();
+    ColumnBatch sorted = FLOE_TRY(order_(std::move(all)));
+    constexpr int64_t kChunk = 65536;  // the writers' batches stay of the usual size
+    for (int64_t at = 0; at < sorted.num_rows; at += kChunk) {
+      FLOE_TRY(write_rows(slice_batch(sorted, at, std::min(kChunk, sorted.num_rows - at))));
+    }
+  }
   std::vector<DataFile> out;
   FLOE_TRY(retire_current());
   for (auto& w : retired_) {

@@ -110,5 +110,28 @@ TEST_F(WriteOrder, BadOrdersAreRefused) {
   EXPECT_EQ(property("write.distribution-mode"), "<unset>");
 }
 
+// Row-level writes follow the order too: MERGE's inserted rows and UPDATE's new versions (both
+// modes) land in files sorted by the table order and stamped with it.
+TEST_F(WriteOrder, RowLevelWritesFollowTheOrder) {
+  for (const std::string mode : {"copy-on-write", "merge-on-read"}) {
+    SCOPED_TRACE(mode);
+    must(s(), "DROP TABLE IF EXISTS db.t");
+    must(s(),
+         "CREATE TABLE db.t (id BIGINT, cat STRING, ts TIMESTAMP) USING iceberg "
+         "TBLPROPERTIES ('format-version'='2', 'write.update.mode'='" +
+             mode + "', 'write.merge.mode'='" + mode + "')");
+    must(s(), "ALTER TABLE db.t WRITE ORDERED BY id");
+    must(s(), "INSERT INTO db.t VALUES " + random_rows(200, 3));
+    must(s(),
+         "MERGE INTO db.t USING (SELECT 2000 - id AS id FROM range(100)) src ON t.id = "
+         "src.id WHEN NOT MATCHED THEN INSERT (id, cat, ts) VALUES (src.id, 'new', NULL)");
+    must(s(), "UPDATE db.t SET id = 5000 - id WHERE id % 3 = 0");
+    expect_files_ordered("id");
+    EXPECT_EQ(rows(s(), "SELECT DISTINCT sort_order_id FROM db.t.data_files"),
+              std::vector<std::string>{"[1]"});
+    EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t"), std::vector<std::string>{"[300]"});
+  }
+}
+
 }  // namespace
 }  // namespace floe::sql

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -140,6 +141,13 @@ class TableWriter {
                                                    WriteOptions options);
   ~TableWriter();
 
+  // Rows in an order the caller supplies (the table's sort order, sorted by the SQL engine):
+  // batches are checked and held until close(), which hands them all, concatenated, to
+  // `order` and writes the rows it returns, so every file holds its rows in that order and
+  // carries `sort_order_id`. Set before the first write.
+  using RowOrder = std::function<Result<ColumnBatch>(ColumnBatch all)>;
+  void order_rows(RowOrder order, int32_t sort_order_id);
+
   // Columns are the schema's top-level fields in order.
   Status write(const ColumnBatch& batch);
   Result<std::vector<DataFile>> close();
@@ -150,6 +158,7 @@ class TableWriter {
  private:
   TableWriter() = default;
   Result<DataFileWriter*> writer_for(const std::vector<Literal>& partition);
+  Status write_rows(const ColumnBatch& batch);
   Status retire_current();
 
   FileIOPtr io_;
@@ -162,6 +171,8 @@ class TableWriter {
   std::vector<std::unique_ptr<DataFileWriter>> retired_;
   int64_t rows_written_ = 0;
   bool closed_ = false;
+  RowOrder order_;
+  std::vector<ColumnBatch> held_;  // batches waiting for order_
 };
 
 // Rows of a batch that share one partition tuple (in order of first appearance).

@@ -308,7 +308,11 @@ Result<std::unique_ptr<TableWriter>> open_writer(const WriteContext& ctx, const 
   auto metadata = table.metadata();
   WriteOptions options = FLOE_TRY(WriteOptions::from_table(*metadata));
   options.parquet.threads = ctx.exec.threads > 0 ? ctx.exec.threads : ThreadPool::default_threads();
-  return TableWriter::make(table.io(), *metadata, std::move(options));
+  auto writer = FLOE_TRY(TableWriter::make(table.io(), *metadata, std::move(options)));
+  // New row versions and rewritten rows in the table's write order.
+  TableWriter::RowOrder order = FLOE_TRY(table_row_order(*metadata, ctx.binder));
+  if (order) writer->order_rows(std::move(order), metadata->default_sort_order_id);
+  return writer;
 }
 
 // The current schema must be the scanned one: new rows are written with it.

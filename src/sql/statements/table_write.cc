@@ -1,5 +1,9 @@
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <numeric>
+
+#include "floe/columnar/kernels.h"
 #include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
 #include "floe/write/data_writer.h"
@@ -155,6 +159,32 @@ Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder
   *sorted = true;
   return PlanPtr(std::make_unique<ProjectNode>(std::move(sorted_plan), std::move(back),
                                                std::move(back_names)));
+}
+
+Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table, Binder& binder) {
+  const SortOrder* order = table.sort_order();
+  const Schema* schema = table.schema();
+  if (!order || order->is_unsorted() || !schema) return TableWriter::RowOrder{};
+  const Scope scope = Scope::of(schema->fields(), "");
+  std::vector<BoundExprPtr> exprs;
+  std::vector<SortKey> keys;
+  for (const auto& f : order->fields) {
+    ast::ExprPtr expr = FLOE_TRY(parse_expression(FLOE_TRY(sort_key_text(f, *schema))));
+    keys.emplace_back(static_cast<int>(exprs.size()), f.direction == SortDirection::kAsc,
+                      f.null_order == NullOrder::kNullsFirst);
+    exprs.push_back(FLOE_TRY(binder.bind(*expr, scope)));
+  }
+  return TableWriter::RowOrder(
+      [exprs = std::move(exprs), keys = std::move(keys)](ColumnBatch all) -> Result<ColumnBatch> {
+        std::vector<ColumnPtr> columns;
+        for (const auto& e : exprs) columns.push_back(FLOE_TRY(evaluate(*e, all)));
+        std::vector<int32_t> rows(static_cast<size_t>(all.num_rows));
+        std::iota(rows.begin(), rows.end(), 0);
+        std::stable_sort(rows.begin(), rows.end(), [&](int32_t a, int32_t b) {
+          return compare_rows(columns, a, columns, b, keys) < 0;
+        });
+        return gather(all, rows);
+      });
 }
 
 RowSource plan_source(PlanNode& plan, ExecContext& exec) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "floe/table/table.h"
+#include "floe/write/data_writer.h"
 #include "sql/binder/binder_internal.h"
 #include "sql/exec/plan_internal.h"
 
@@ -46,6 +47,11 @@ std::map<std::string, std::string> engine_summary();
 // The plan itself for an unsorted table. `sorted` says which.
 Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder& binder,
                                 bool* sorted);
+
+// The same order for a TableWriter's rows (TableWriter::order_rows: held until close, then
+// sorted), for writers that are not fed by one plan (row-level changes). Empty for an unsorted
+// table.
+Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table, Binder& binder);
 
 // A plan as a row source.
 RowSource plan_source(PlanNode& plan, ExecContext& exec);
