@@ -36,13 +36,7 @@ class PartitionEvolution : public ::testing::Test {
   Session& s() { return *session_; }
 
   std::shared_ptr<Table> table(const std::string& name) {
-    CatalogOptions o;
-    o.warehouse = dir_.str();
-    auto catalog = open_catalog("sqlite:" + dir_.str() + "/catalog.db", o);
-    EXPECT_TRUE(catalog.ok()) << catalog.status().to_string();
-    auto t = Table::load(*catalog, TableIdentifier{{"db"}, name});
-    EXPECT_TRUE(t.ok()) << t.status().to_string();
-    return *t;
+    return testing::load_table(dir_.str(), name);
   }
   int64_t count(const std::string& sql) { return std::stoll(rows(s(), sql)[0].substr(1)); }
 

@@ -47,15 +47,7 @@ class RemoveOrphanFiles : public ::testing::Test {
   Session& s() { return *session_; }
   fs::path table_dir() const { return dir_.path / "db" / "t"; }
 
-  std::shared_ptr<Table> table() {
-    CatalogOptions o;
-    o.warehouse = dir_.str();
-    auto catalog = open_catalog("sqlite:" + dir_.str() + "/catalog.db", o);
-    EXPECT_TRUE(catalog.ok()) << catalog.status().to_string();
-    auto t = Table::load(*catalog, TableIdentifier{{"db"}, "t"});
-    EXPECT_TRUE(t.ok()) << t.status().to_string();
-    return *t;
-  }
+  std::shared_ptr<Table> table() { return testing::load_table(dir_.str(), "t"); }
 
   std::set<std::string> stored() const {
     std::set<std::string> out;

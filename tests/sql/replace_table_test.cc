@@ -29,13 +29,7 @@ class ReplaceTable : public ::testing::Test {
   }
   Session& s() { return *session_; }
   std::shared_ptr<const TableMetadata> metadata() {
-    CatalogOptions o;
-    o.warehouse = dir_.str();
-    auto catalog = open_catalog("sqlite:" + dir_.str() + "/catalog.db", o);
-    EXPECT_TRUE(catalog.ok());
-    auto t = Table::load(*catalog, TableIdentifier{{"db"}, "t"});
-    EXPECT_TRUE(t.ok()) << t.status().to_string();
-    return (*t)->metadata();
+    return testing::load_table(dir_.str(), "t")->metadata();
   }
   std::set<std::string> data_files_on_disk() const {
     std::set<std::string> out;

@@ -53,15 +53,7 @@ class RewriteDataFiles : public ::testing::Test {
     }
   }
 
-  std::shared_ptr<Table> table() {
-    CatalogOptions o;
-    o.warehouse = dir_.str();
-    auto catalog = open_catalog("sqlite:" + dir_.str() + "/catalog.db", o);
-    EXPECT_TRUE(catalog.ok()) << catalog.status().to_string();
-    auto t = Table::load(*catalog, TableIdentifier{{"db"}, "t"});
-    EXPECT_TRUE(t.ok()) << t.status().to_string();
-    return *t;
-  }
+  std::shared_ptr<Table> table() { return testing::load_table(dir_.str(), "t"); }
 
   std::vector<std::string> all_rows() { return rows(s(), "SELECT * FROM db.t ORDER BY id"); }
   int64_t count(const std::string& sql) { return std::stoll(rows(s(), sql)[0].substr(1)); }

@@ -31,15 +31,7 @@ class SchemaEvolution : public ::testing::Test {
   }
   Session& s() { return *session_; }
 
-  std::shared_ptr<Table> table() {
-    CatalogOptions o;
-    o.warehouse = dir_.str();
-    auto catalog = open_catalog("sqlite:" + dir_.str() + "/catalog.db", o);
-    EXPECT_TRUE(catalog.ok()) << catalog.status().to_string();
-    auto t = Table::load(*catalog, TableIdentifier{{"db"}, "t"});
-    EXPECT_TRUE(t.ok()) << t.status().to_string();
-    return *t;
-  }
+  std::shared_ptr<Table> table() { return testing::load_table(dir_.str(), "t"); }
   // The message an ALTER prints.
   std::string say(const std::string& sql) {
     auto out = must(s(), sql);

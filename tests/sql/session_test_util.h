@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "floe/sql/session.h"
+#include "floe/table/table.h"
 
 namespace floe::sql::testing {
 
@@ -60,6 +61,19 @@ inline std::string error_of(Session& session, const std::string& sql) {
 
 inline std::vector<std::string> rows(Session& s, const std::string& sql) {
   return must(s, sql).rows;
+}
+
+// Table `db.<name>` of the embedded SQLite catalog a Session over `warehouse` writes to, loaded
+// through the library (to inspect metadata or run library actions beside SQL).
+inline std::shared_ptr<Table> load_table(const std::string& warehouse, const std::string& name) {
+  CatalogOptions o;
+  o.warehouse = warehouse;
+  auto catalog = open_catalog("sqlite:" + warehouse + "/catalog.db", o);
+  EXPECT_TRUE(catalog.ok()) << catalog.status().to_string();
+  if (!catalog.ok()) return nullptr;
+  auto t = Table::load(*catalog, TableIdentifier{{"db"}, name});
+  EXPECT_TRUE(t.ok()) << t.status().to_string();
+  return t.ok() ? *t : nullptr;
 }
 
 }  // namespace floe::sql::testing
