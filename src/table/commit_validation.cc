@@ -141,20 +141,27 @@ Status SnapshotProducer::validate_added_files(const Context& ctx) {
   return Status::OK();
 }
 
+// Files removed as data are data files; files removed as deletes are not (row deltas and
+// rewrites name them apart).
+Status SnapshotProducer::validate_removed_contents() const {
+  for (const auto& [path, f] : removed_data_files_) {
+    if (f.content != FileContent::kData) {
+      return invalid_argument("cannot remove '{}' as rows: it is a {} file (remove it as deletes)",
+                              path, file_content_name(f.content));
+    }
+  }
+  for (const auto& [key, f] : removed_deletes_) {
+    if (f.content == FileContent::kData) {
+      return invalid_argument(
+          "cannot remove '{}' as deletes: it is a data file (remove it as rows)", f.file_path);
+    }
+  }
+  return Status::OK();
+}
+
 Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* parent) {
   if (kind_ == ProducerKind::kRowDelta) {
-    for (const auto& [path, f] : removed_data_files_) {
-      if (f.content != FileContent::kData) {
-        return invalid_argument("cannot remove '{}' as rows: it is a {} file (use remove_deletes)",
-                                path, file_content_name(f.content));
-      }
-    }
-    for (const auto& [key, f] : removed_deletes_) {
-      if (f.content == FileContent::kData) {
-        return invalid_argument(
-            "cannot remove '{}' as deletes: it is a data file (use remove_rows)", f.file_path);
-      }
-    }
+    FLOE_TRY(validate_removed_contents());
     // Java validateNoConflictingFileAndPositionDeletes: a data file this delta removes cannot
     // be one its new deletes refer to.
     std::set<std::string> referenced = required_data_files_;
@@ -189,17 +196,7 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
                                 file_content_name(f.content));
       }
     }
-    for (const auto& [path, f] : removed_data_files_) {
-      if (f.content != FileContent::kData) {
-        return invalid_argument("cannot remove '{}' as data: it is a {} file", path,
-                                file_content_name(f.content));
-      }
-    }
-    for (const auto& [key, f] : removed_deletes_) {
-      if (f.content == FileContent::kData) {
-        return invalid_argument("cannot remove '{}' as deletes: it is a data file", f.file_path);
-      }
-    }
+    FLOE_TRY(validate_removed_contents());
     if (removed_data_files_.empty() && !added_.empty()) {
       return invalid_argument("a rewrite that adds data files must replace some");
     }

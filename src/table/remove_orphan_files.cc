@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <mutex>
 #include <set>
 
@@ -16,6 +15,7 @@
 #include "floe/scan/delete_index.h"
 #include "floe/spec/metadata_file.h"
 #include "floe/util/thread_pool.h"
+#include "table/table_internal.h"
 
 namespace floe {
 
@@ -104,11 +104,8 @@ bool inside(std::string_view dir, std::string_view path) {
 
 Result<RemoveOrphanFilesResult> remove_orphan_files(Table& table,
                                                     const RemoveOrphanFilesOptions& options) {
-  const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                             std::chrono::system_clock::now().time_since_epoch())
-                             .count();
-  const int64_t cutoff =
-      options.older_than_ms > 0 ? options.older_than_ms : now_ms - 3LL * 24 * 3600 * 1000;
+  const int64_t cutoff = options.older_than_ms > 0 ? options.older_than_ms
+                                                   : internal::now_ms() - 3LL * 24 * 3600 * 1000;
   auto metadata = table.metadata();
   std::string location = options.location.empty() ? metadata->location : options.location;
   while (location.size() > 1 && location.back() == '/') location.pop_back();

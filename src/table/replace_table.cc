@@ -7,6 +7,7 @@
 
 #include "floe/spec/table_properties.h"
 #include "floe/table/table.h"
+#include "table/table_internal.h"
 
 namespace floe {
 
@@ -102,22 +103,7 @@ struct ReplaceUpdate : PendingUpdate {
     TableMetadata m = base;
     // Format version first: it decides how partition field ids are assigned.
     auto fv = r.properties.find(std::string(table_properties::kFormatVersion));
-    if (fv != r.properties.end()) {
-      int version = 0;
-      try {
-        version = std::stoi(fv->second);
-      } catch (...) {
-        return invalid_argument("invalid format-version '{}'", fv->second);
-      }
-      if (version < m.format_version) {
-        return invalid_argument("cannot downgrade format version from {} to {}", m.format_version,
-                                version);
-      }
-      if (version > kMaxFormatVersion)
-        return invalid_argument("unsupported format version {}", version);
-      m.format_version = version;
-      if (version >= 3 && !m.next_row_id) m.next_row_id = 0;
-    }
+    if (fv != r.properties.end()) FLOE_TRY(internal::upgrade_format_version(m, fv->second));
     // The schema, ids reused by name.
     Reassign ids(*current, base.last_column_id);
     std::vector<int32_t> identifier;

@@ -180,6 +180,7 @@ class SnapshotProducer : public PendingUpdate {
                                  const std::vector<ManifestFile>& bin);
   // commit_validation.cc
   Status validate(const TableMetadata& base, const Snapshot* parent);
+  Status validate_removed_contents() const;
   Status validate_no_conflicting_data(const TableMetadata& base, const Snapshot* parent);
   Status validate_data_files_exist(const TableMetadata& base, const Snapshot* parent);
   Status validate_no_new_deletes_for_data_files(const TableMetadata& base, const Snapshot* parent,

@@ -24,4 +24,8 @@ std::string metadata_dir(const TableMetadata& metadata);
 void set_branch_head(TableMetadata& metadata, const std::string& name, int64_t snapshot_id,
                      int64_t log_ms);
 
+// Sets `format-version` to `value` (Java's upgradeFormatVersion): never down, at most the
+// highest version floe writes; v3 starts row lineage.
+Status upgrade_format_version(TableMetadata& metadata, const std::string& value);
+
 }  // namespace floe::internal

@@ -238,6 +238,28 @@ Status Transaction::commit() {
   }
 }
 
+namespace internal {
+
+Status upgrade_format_version(TableMetadata& m, const std::string& value) {
+  int version = 0;
+  try {
+    version = std::stoi(value);
+  } catch (...) {
+    return invalid_argument("invalid format-version '{}'", value);
+  }
+  if (version < m.format_version) {
+    return invalid_argument("cannot downgrade format version from {} to {}", m.format_version,
+                            version);
+  }
+  if (version > kMaxFormatVersion)
+    return invalid_argument("unsupported format version {}", version);
+  m.format_version = version;
+  if (version >= 3 && !m.next_row_id) m.next_row_id = 0;
+  return Status::OK();
+}
+
+}  // namespace internal
+
 // --- UpdateProperties ---
 
 struct UpdateProperties::Impl : PendingUpdate {
@@ -252,30 +274,12 @@ struct UpdateProperties::Impl : PendingUpdate {
     }
     for (const auto& [key, value] : sets) {
       if (key == table_properties::kFormatVersion) {
-        FLOE_TRY(upgrade(m, value));
+        FLOE_TRY(internal::upgrade_format_version(m, value));
         continue;
       }
       m.properties[key] = value;
     }
     return m;
-  }
-
-  static Status upgrade(TableMetadata& m, const std::string& value) {
-    int version = 0;
-    try {
-      version = std::stoi(value);
-    } catch (...) {
-      return invalid_argument("invalid format-version '{}'", value);
-    }
-    if (version < m.format_version) {
-      return invalid_argument("cannot downgrade format version from {} to {}", m.format_version,
-                              version);
-    }
-    if (version > kMaxFormatVersion)
-      return invalid_argument("unsupported format version {}", version);
-    m.format_version = version;
-    if (version >= 3 && !m.next_row_id) m.next_row_id = 0;
-    return Status::OK();
   }
 };
 

@@ -24,6 +24,20 @@ Result<Term> resolve(const Schema& schema, const ast::TransformTerm& t) {
   return Term{schema.find_column_name(f.source_id).value_or(dotted_name(t.column)), f.transform};
 }
 
+// The field a DROP or REPLACE names: a bare name that is not a column names a partition field
+// (Spark's DropPartitionField), anything else a source column and transform.
+Status remove_field(const Schema& schema, const ast::TransformTerm& term,
+                    UpdatePartitionSpec& update) {
+  if (term.transform == "identity" && term.column.size() == 1 &&
+      !schema.find_field(term.column[0], /*case_sensitive=*/false)) {
+    update.remove_field(term.column[0]);
+    return Status::OK();
+  }
+  Term t = FLOE_TRY(resolve(schema, term));
+  update.remove_field(t.source, t.transform);
+  return Status::OK();
+}
+
 std::string spec_text(const PartitionSpec& spec, const Schema& schema) {
   if (spec.fields().empty()) return "unpartitioned";
   std::string out;
@@ -47,24 +61,9 @@ Status alter_partitioning(WriteContext& ctx, const ast::AlterTableStatement& a) 
     Term t = FLOE_TRY(resolve(schema, add->term));
     update.add_field(t.source, t.transform, add->name.value_or(""));
   } else if (const auto* drop = std::get_if<ast::DropPartitionField>(&a.action)) {
-    // A bare name that is not a column names a partition field (Spark's DropPartitionField).
-    const auto& term = drop->term;
-    if (term.transform == "identity" && term.column.size() == 1 &&
-        !schema.find_field(term.column[0], /*case_sensitive=*/false)) {
-      update.remove_field(term.column[0]);
-    } else {
-      Term t = FLOE_TRY(resolve(schema, term));
-      update.remove_field(t.source, t.transform);
-    }
+    FLOE_TRY(remove_field(schema, drop->term, update));
   } else if (const auto* replace = std::get_if<ast::ReplacePartitionField>(&a.action)) {
-    const auto& from = replace->from;
-    if (from.transform == "identity" && from.column.size() == 1 &&
-        !schema.find_field(from.column[0], /*case_sensitive=*/false)) {
-      update.remove_field(from.column[0]);
-    } else {
-      Term t = FLOE_TRY(resolve(schema, from));
-      update.remove_field(t.source, t.transform);
-    }
+    FLOE_TRY(remove_field(schema, replace->from, update));
     Term to = FLOE_TRY(resolve(schema, replace->to));
     update.add_field(to.source, to.transform, replace->name.value_or(""));
   } else if (const auto* rename = std::get_if<ast::RenamePartitionField>(&a.action)) {

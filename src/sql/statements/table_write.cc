@@ -122,6 +122,20 @@ Result<std::string> sort_key_text(const SortField& f, const Schema& schema) {
   }
 }
 
+// The order's keys bound in `scope`, appended to `exprs`; `keys` sorts by them (by their
+// positions in `exprs`).
+Status bind_sort_keys(const SortOrder& order, const Schema& schema, const Scope& scope,
+                      Binder& binder, std::vector<BoundExprPtr>* exprs,
+                      std::vector<SortKey>* keys) {
+  for (const auto& f : order.fields) {
+    ast::ExprPtr expr = FLOE_TRY(parse_expression(FLOE_TRY(sort_key_text(f, schema))));
+    keys->emplace_back(static_cast<int>(exprs->size()), f.direction == SortDirection::kAsc,
+                       f.null_order == NullOrder::kNullsFirst);
+    exprs->push_back(FLOE_TRY(binder.bind(*expr, scope)));
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder& binder,
@@ -132,33 +146,26 @@ Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder
   if (!order || order->is_unsorted() || !schema) return plan;
   const std::vector<NestedField> fields = plan->fields();
   const Scope scope = Scope::of(fields, "");
-  std::vector<BoundExprPtr> exprs;
+  // The plan's columns, then the keys; sorted; then the plan's columns alone again.
+  std::vector<BoundExprPtr> columns;
   std::vector<std::string> names;
   for (size_t i = 0; i < fields.size(); ++i) {
-    exprs.push_back(FLOE_TRY(column(static_cast<int>(i), fields[i].type)));
+    columns.push_back(FLOE_TRY(column(static_cast<int>(i), fields[i].type)));
     names.push_back(fields[i].name);
   }
+  std::vector<BoundExprPtr> with_keys = columns;
   std::vector<SortKey> keys;
-  for (const auto& f : order->fields) {
-    ast::ExprPtr expr = FLOE_TRY(parse_expression(FLOE_TRY(sort_key_text(f, *schema))));
-    BoundExprPtr bound = FLOE_TRY(binder.bind(*expr, scope));
-    keys.emplace_back(static_cast<int>(exprs.size()), f.direction == SortDirection::kAsc,
-                      f.null_order == NullOrder::kNullsFirst);
-    exprs.push_back(std::move(bound));
-    names.push_back(fmt::format("_sort_key_{}", keys.size()));
+  FLOE_TRY(bind_sort_keys(*order, *schema, scope, binder, &with_keys, &keys));
+  std::vector<std::string> key_names = names;
+  while (key_names.size() < with_keys.size()) {
+    key_names.push_back(fmt::format("_sort_key_{}", key_names.size()));
   }
-  PlanPtr with_keys = std::make_unique<ProjectNode>(std::move(plan), std::move(exprs), names);
-  PlanPtr sorted_plan =
-      std::make_unique<SortNode>(std::move(with_keys), std::move(keys), std::nullopt);
-  std::vector<BoundExprPtr> back;
-  std::vector<std::string> back_names;
-  for (size_t i = 0; i < fields.size(); ++i) {
-    back.push_back(FLOE_TRY(column(static_cast<int>(i), fields[i].type)));
-    back_names.push_back(fields[i].name);
-  }
+  PlanPtr keyed =
+      std::make_unique<ProjectNode>(std::move(plan), std::move(with_keys), std::move(key_names));
+  PlanPtr sorted_plan = std::make_unique<SortNode>(std::move(keyed), std::move(keys), std::nullopt);
   *sorted = true;
-  return PlanPtr(std::make_unique<ProjectNode>(std::move(sorted_plan), std::move(back),
-                                               std::move(back_names)));
+  return PlanPtr(
+      std::make_unique<ProjectNode>(std::move(sorted_plan), std::move(columns), std::move(names)));
 }
 
 Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table, Binder& binder) {
@@ -168,12 +175,7 @@ Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table, Binder
   const Scope scope = Scope::of(schema->fields(), "");
   std::vector<BoundExprPtr> exprs;
   std::vector<SortKey> keys;
-  for (const auto& f : order->fields) {
-    ast::ExprPtr expr = FLOE_TRY(parse_expression(FLOE_TRY(sort_key_text(f, *schema))));
-    keys.emplace_back(static_cast<int>(exprs.size()), f.direction == SortDirection::kAsc,
-                      f.null_order == NullOrder::kNullsFirst);
-    exprs.push_back(FLOE_TRY(binder.bind(*expr, scope)));
-  }
+  FLOE_TRY(bind_sort_keys(*order, *schema, scope, binder, &exprs, &keys));
   return TableWriter::RowOrder(
       [exprs = std::move(exprs), keys = std::move(keys)](ColumnBatch all) -> Result<ColumnBatch> {
         std::vector<ColumnPtr> columns;
