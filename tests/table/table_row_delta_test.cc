@@ -1150,5 +1150,45 @@ TEST_F(RowDeltaTest, DeletionVectorsApplyOnRead) {
   EXPECT_EQ(live_deletes(*t), std::set<std::string>{describe(first[1])});
 }
 
+// RewriteFiles (compaction's commit): a "replace" snapshot whose new files keep the given data
+// sequence number and take the replaced files' delete files along; the replaced files must be
+// live, files removed as rows must be data files and files removed as deletes must not, and a
+// rewrite cannot add files without replacing some.
+TEST_F(RowDeltaTest, RewriteFilesKeepsTheSequenceNumberAndChecksItsFiles) {
+  auto t = create({}, true, 2);
+  DataFile a = file("a", "x", 10), b = file("b", "x", 10);
+  ASSERT_OK(t->new_append().append_file(a).append_file(b).commit());
+  DataFile del = pos_delete("pa", "x", 2, a.file_path);
+  ASSERT_OK(t->new_row_delta().add_deletes(del).commit());
+  const int64_t start = t->metadata()->current_snapshot()->sequence_number;  // 2
+  DataFile ab = file("ab", "x", 18);
+  ASSERT_OK(t->new_rewrite()
+                .remove_data(a)
+                .remove_data(b)
+                .remove_deletes(del)
+                .add_file(ab)
+                .data_sequence_number(start)
+                .commit());
+  EXPECT_EQ(t->metadata()->current_snapshot()->operation(), "replace");
+  EXPECT_EQ(t->metadata()->current_snapshot()->sequence_number, 3);
+  EXPECT_EQ(live_files(*t), std::set<std::string>{ab.file_path});
+  EXPECT_TRUE(live_deletes(*t).empty());
+  for (const auto& e : entries(*t, ManifestContent::kData)) {
+    if (e.status == ManifestEntryStatus::kAdded) {
+      EXPECT_EQ(e.sequence_number, start);
+    }
+  }
+  // Replacing a file that is gone, the wrong content on either side, adding without replacing.
+  EXPECT_EQ(t->new_rewrite().remove_data(a).add_file(file("c", "x", 1)).commit().kind(),
+            ErrorKind::kCommitConflict);
+  EXPECT_NE(t->new_rewrite().remove_data(del).commit().message().find("as rows"),
+            std::string::npos);
+  EXPECT_NE(t->new_rewrite().remove_deletes(ab).commit().message().find("as deletes"),
+            std::string::npos);
+  EXPECT_NE(t->new_rewrite().add_file(file("d", "x", 1)).commit().message().find("must replace"),
+            std::string::npos);
+  EXPECT_EQ(live_files(*t), std::set<std::string>{ab.file_path});
+}
+
 }  // namespace
 }  // namespace floe::testing
