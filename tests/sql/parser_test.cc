@@ -870,6 +870,13 @@ TEST(SqlParserStatements, AlterTableActions) {
   EXPECT_EQ(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER c SET NOT NULL")).not_null, true);
   EXPECT_EQ(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c DROP NOT NULL")).not_null,
             false);
+  EXPECT_TRUE(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c SET DEFAULT 1 + 2"))
+                  .set_default);
+  EXPECT_TRUE(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c DROP DEFAULT"))
+                  .drop_default);
+  EXPECT_TRUE(std::get<AddColumns>(action_of("ALTER TABLE t ADD COLUMN c INT DEFAULT 5"))
+                  .columns[0]
+                  .default_value);
   EXPECT_EQ(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c COMMENT 'x'")).comment,
             "x");
   EXPECT_EQ(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c AFTER d")).position->kind,

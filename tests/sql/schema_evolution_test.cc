@@ -215,6 +215,68 @@ TEST_F(SchemaEvolution, AlterColumnCommentPositionAndNullability) {
   EXPECT_NE(show.find("id BIGINT,"), std::string::npos) << show;
 }
 
+// v3 defaults: ADD COLUMN ... DEFAULT sets initial-default (what rows written before read) and
+// write-default (what an INSERT that omits the column writes); SET DEFAULT changes only the
+// write-default, DROP DEFAULT removes it. The value is stored as the column's type the way an
+// INSERT stores it.
+TEST_F(SchemaEvolution, SetAndDropDefaultsOnV3Tables) {
+  must(s(),
+       "CREATE TABLE db.t (id BIGINT, name STRING) USING iceberg "
+       "TBLPROPERTIES ('format-version' = '3')");
+  must(s(), "INSERT INTO db.t VALUES (1, 'a')");
+  EXPECT_EQ(say("ALTER TABLE db.t ADD COLUMN score INT DEFAULT 3 + 4"),
+            "added column score to db.t");
+  // A copy of the current schema's field (the table and its metadata are loaded anew).
+  auto field = [&](const std::string& name) {
+    auto t = table();
+    const NestedField* f = t->metadata()->schema()->find_field(name);
+    EXPECT_NE(f, nullptr) << name;
+    return f ? *f : NestedField{};
+  };
+  NestedField score = field("score");
+  ASSERT_TRUE(score.initial_default && score.write_default);
+  EXPECT_EQ(score.initial_default->as_int32(), 7);
+  EXPECT_EQ(score.write_default->as_int32(), 7);
+  must(s(), "INSERT INTO db.t (id, name) VALUES (2, 'b')");
+  EXPECT_EQ(all(), (Rows{R"([1,"a",7])", R"([2,"b",7])"}));
+
+  EXPECT_EQ(say("ALTER TABLE db.t ALTER COLUMN score SET DEFAULT 9"),
+            "altered column score of db.t: default");
+  score = field("score");
+  ASSERT_TRUE(score.initial_default && score.write_default);
+  EXPECT_EQ(score.initial_default->as_int32(), 7);  // rows written before still read 7
+  EXPECT_EQ(score.write_default->as_int32(), 9);
+  must(s(), "INSERT INTO db.t (id, name) VALUES (3, 'c')");
+  EXPECT_EQ(say("ALTER TABLE db.t ALTER COLUMN score DROP DEFAULT"),
+            "altered column score of db.t: no default");
+  EXPECT_FALSE(field("score").write_default);
+  must(s(), "INSERT INTO db.t (id, name) VALUES (4, 'd')");
+  EXPECT_EQ(all(), (Rows{R"([1,"a",7])", R"([2,"b",7])", R"([3,"c",9])", R"([4,"d",null])"}));
+
+  // A required column may be added with a default: existing rows read it.
+  must(s(), "ALTER TABLE db.t ADD COLUMN region STRING NOT NULL DEFAULT 'eu'");
+  EXPECT_TRUE(field("region").required);
+  EXPECT_EQ(rows(s(), "SELECT DISTINCT region FROM db.t"), (Rows{R"(["eu"])"}));
+
+  // Bad defaults: a value the type cannot hold, a column reference, a nested struct.
+  EXPECT_NE(error_of(s(), "ALTER TABLE db.t ALTER COLUMN score SET DEFAULT 3000000000")
+                .find("score"),
+            std::string::npos);
+  EXPECT_FALSE(error_of(s(), "ALTER TABLE db.t ALTER COLUMN score SET DEFAULT id").empty());
+  EXPECT_EQ(error_of(s(), "ALTER TABLE db.t ADD COLUMN z INT NOT NULL DEFAULT NULL"),
+            "column z is NOT NULL but its default is NULL");
+  EXPECT_FALSE(field("score").write_default);
+}
+
+TEST_F(SchemaEvolution, DefaultsNeedFormatVersion3) {
+  must(s(), "CREATE TABLE db.t (id BIGINT, n INT) USING iceberg");
+  std::string e = error_of(s(), "ALTER TABLE db.t ALTER COLUMN n SET DEFAULT 1");
+  EXPECT_NE(e.find("3"), std::string::npos) << e;
+  e = error_of(s(), "ALTER TABLE db.t ADD COLUMN m INT DEFAULT 1");
+  EXPECT_NE(e.find("3"), std::string::npos) << e;
+  EXPECT_EQ(columns(), (std::vector<std::string>{"id", "n"}));
+}
+
 TEST_F(SchemaEvolution, IdentifierFields) {
   must(s(), "CREATE TABLE db.t (id BIGINT NOT NULL, k STRING NOT NULL, v DOUBLE) USING iceberg");
   EXPECT_EQ(say("ALTER TABLE db.t SET IDENTIFIER FIELDS ID, k"),

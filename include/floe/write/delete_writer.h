@@ -66,6 +66,8 @@ class PositionDeleteWriter {
   Status abort();
 
  private:
+  void delta_encode_positions();
+
   FileIOPtr io_;
   std::string path_;
   WriteOptions options_;

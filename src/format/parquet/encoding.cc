@@ -1,5 +1,9 @@
 #include "format/parquet/encoding_internal.h"
 
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
 namespace floe::parquet::internal {
 
 namespace {
@@ -195,7 +199,71 @@ void encode_rle_impl(const T* values, int64_t n, int bit_width, std::string* out
   if (n > pending) bitpack(values + pending, n - pending, bit_width, out);
 }
 
+// Appends the low `w` bits of each of 32 values, least significant bit first (32 * w bits: whole
+// bytes).
+void pack_miniblock(const uint64_t* values, int w, std::string* out) {
+  unsigned __int128 buf = 0;
+  int bits = 0;
+  for (int i = 0; i < 32; ++i) {
+    buf |= static_cast<unsigned __int128>(values[i]) << bits;
+    bits += w;
+    while (bits >= 8) {
+      out->push_back(static_cast<char>(static_cast<uint8_t>(buf)));
+      buf >>= 8;
+      bits -= 8;
+    }
+  }
+}
+
+uint64_t zigzag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+
+// U: the unsigned type the deltas wrap in (uint32_t for int32 columns, uint64_t for int64).
+template <typename U, typename T>
+void encode_delta_impl(const T* values, int64_t n, std::string* out) {
+  using S = std::make_signed_t<U>;
+  constexpr int64_t kBlock = 128, kMiniblocks = 4, kPerMini = kBlock / kMiniblocks;
+  put_uleb(kBlock, out);
+  put_uleb(kMiniblocks, out);
+  put_uleb(static_cast<uint64_t>(n), out);
+  put_uleb(zigzag(n > 0 ? static_cast<int64_t>(values[0]) : 0), out);
+  uint64_t d[kBlock];
+  for (int64_t b = 1; b < n; b += kBlock) {
+    const int64_t k = std::min(kBlock, n - b);
+    S min_delta = std::numeric_limits<S>::max();
+    for (int64_t i = 0; i < k; ++i) {
+      auto delta = static_cast<S>(static_cast<U>(static_cast<U>(values[b + i]) -
+                                                 static_cast<U>(values[b + i - 1])));
+      min_delta = std::min(min_delta, delta);
+    }
+    for (int64_t i = 0; i < k; ++i) {
+      U delta = static_cast<U>(static_cast<U>(values[b + i]) - static_cast<U>(values[b + i - 1]));
+      d[i] = static_cast<U>(delta - static_cast<U>(min_delta));
+    }
+    std::fill(d + k, d + kBlock, 0);
+    put_uleb(zigzag(static_cast<int64_t>(min_delta)), out);
+    int widths[kMiniblocks] = {};
+    for (int64_t m = 0; m < kMiniblocks && m * kPerMini < k; ++m) {
+      uint64_t any = 0;
+      for (int64_t i = m * kPerMini; i < (m + 1) * kPerMini; ++i) any |= d[i];
+      widths[m] = bit_width_of(any);
+    }
+    for (int w : widths) out->push_back(static_cast<char>(w));
+    for (int64_t m = 0; m < kMiniblocks && m * kPerMini < k; ++m) {
+      if (widths[m] > 0) pack_miniblock(d + m * kPerMini, widths[m], out);
+    }
+  }
+}
+
 }  // namespace
+
+void encode_delta_binary(const int32_t* values, int64_t n, std::string* out) {
+  encode_delta_impl<uint32_t>(values, n, out);
+}
+void encode_delta_binary(const int64_t* values, int64_t n, std::string* out) {
+  encode_delta_impl<uint64_t>(values, n, out);
+}
 
 void encode_bitpacked_run(const uint32_t* values, int64_t n, int bit_width, std::string* out) {
   bitpack(values, n, bit_width, out);

@@ -121,5 +121,9 @@ Status decode_delta_binary(const uint8_t* p, size_t n, std::vector<int64_t>* out
 void encode_rle(const uint32_t* values, int64_t n, int bit_width, std::string* out);
 void encode_rle(const int16_t* values, int64_t n, int bit_width, std::string* out);
 void encode_bitpacked_run(const uint32_t* values, int64_t n, int bit_width, std::string* out);
+// DELTA_BINARY_PACKED (blocks of 128 values in 4 miniblocks of 32, as parquet-mr writes them);
+// int32 values take their deltas in 32-bit arithmetic, so each bit width is at most 32.
+void encode_delta_binary(const int32_t* values, int64_t n, std::string* out);
+void encode_delta_binary(const int64_t* values, int64_t n, std::string* out);
 
 }  // namespace floe::parquet::internal

@@ -1,5 +1,5 @@
 // The parts of a data page the Parquet writer encodes: repetition and definition levels (RLE
-// with their 4-byte length prefix) and PLAIN values.
+// with their 4-byte length prefix), PLAIN values and DELTA_BINARY_PACKED ints.
 #include <cstring>
 
 #include "format/parquet/encoding_internal.h"
@@ -12,6 +12,14 @@ namespace {
 void put_le32(uint32_t v, std::string* out) { out->append(reinterpret_cast<const char*>(&v), 4); }
 
 }  // namespace
+
+void encode_delta_binary(const ColumnVector& v, std::string* out) {
+  if (v.value_width() == 4) {
+    encode_delta_binary(v.raw<int32_t>(), v.length(), out);
+  } else {
+    encode_delta_binary(v.raw<int64_t>(), v.length(), out);
+  }
+}
 
 // PLAIN encoding of dense values [b, e) of `v` for leaf `l`.
 void encode_plain(const WLeaf& l, const ColumnVector& v, int64_t b, int64_t e, std::string* out) {

@@ -13,6 +13,9 @@ namespace floe::parquet::internal {
 // PLAIN encoding of dense values [b, e) of `v` for leaf `l`.
 void encode_plain(const WLeaf& l, const ColumnVector& v, int64_t b, int64_t e, std::string* out);
 
+// DELTA_BINARY_PACKED encoding of the dense int32 or int64 values of `v`.
+void encode_delta_binary(const ColumnVector& v, std::string* out);
+
 // A decimal as leaf `l` stores it: int32, int64 or big-endian FIXED_LEN_BYTE_ARRAY.
 void append_decimal(const WLeaf& l, int128_t x, std::string* out);
 

@@ -139,8 +139,8 @@ struct ParquetWriter::Impl {
     l.pages.clear();
     l.rg_entries = l.rg_dense = l.rg_nans = 0;
     l.rg_uncompressed = l.rg_compressed = l.rg_body_bytes = 0;
-    l.dict_on = options.dictionary_enabled && l.type->id() != TypeId::kBoolean;
-    l.dict_pages = l.plain_pages = false;
+    l.dict_on = options.dictionary_enabled && l.type->id() != TypeId::kBoolean && !l.delta;
+    l.dict_pages = l.plain_pages = l.delta_pages = false;
     if (l.dict_on) l.dict.reset(l.type, /*presize=*/true);
     l.rg_lo.reset();
     l.rg_hi.reset();
@@ -239,6 +239,9 @@ struct ParquetWriter::Impl {
     }
     if (dict) {
       l.dict_pages = true;
+    } else if (l.delta) {
+      internal::encode_delta_binary(v, &page);
+      l.delta_pages = true;
     } else {
       if (plain_ready) {
         page.append(sc.plain);
@@ -247,7 +250,9 @@ struct ParquetWriter::Impl {
       }
       l.plain_pages = true;
     }
-    Encoding enc = dict ? Encoding::kRleDictionary : Encoding::kPlain;
+    Encoding enc = dict        ? Encoding::kRleDictionary
+                   : l.delta ? Encoding::kDeltaBinaryPacked
+                             : Encoding::kPlain;
     l.rg_body_bytes += static_cast<int64_t>(page.size());
     if (pages.async()) {
       pages.queue(l, &page, static_cast<int32_t>(l.page_entries), enc);
@@ -302,6 +307,8 @@ struct ParquetWriter::Impl {
         FLOE_TRY(sink.put(dict_page.data(), dict_page.size()));
       }
       meta.encodings = {Encoding::kPlain, Encoding::kRle, Encoding::kRleDictionary};
+    } else if (l.delta_pages) {
+      meta.encodings = {Encoding::kRle, Encoding::kDeltaBinaryPacked};
     } else {
       meta.encodings = {Encoding::kPlain, Encoding::kRle};
     }
@@ -381,7 +388,14 @@ Result<std::unique_ptr<ParquetWriter>> ParquetWriter::open(FileIOPtr io, std::st
     if (!st.ok()) return st.with_context(im.path);
     im.nodes.push_back(std::move(n));
   }
-  for (auto& l : im.leaves) im.start_chunk(l);
+  for (auto& l : im.leaves) {
+    // Columns held as their physical ints (not decimals, held as 16 bytes).
+    l.delta = ((l.physical == PhysicalType::kInt32 && l.width == 4) ||
+               (l.physical == PhysicalType::kInt64 && l.width == 8)) &&
+              std::find(im.options.delta_fields.begin(), im.options.delta_fields.end(),
+                        l.field_id) != im.options.delta_fields.end();
+    im.start_chunk(l);
+  }
   im.sink.out.append("PAR1", 4);
   if (im.options.pool) {
     if (im.options.pool->size() > 1) im.jobs.pool = im.options.pool;

@@ -77,6 +77,8 @@ struct WLeaf {
   bool dict_on = false;       // pages are still dictionary-encoded
   bool dict_pages = false;    // some page of this chunk is
   bool plain_pages = false;
+  bool delta = false;        // pages are DELTA_BINARY_PACKED (WriterOptions::delta_fields)
+  bool delta_pages = false;  // some page of this chunk is
   DictBuilder dict;
   std::optional<Literal> rg_lo, rg_hi;  // chunk min/max and their statistics bytes
   std::string rg_lo_bytes, rg_hi_bytes;

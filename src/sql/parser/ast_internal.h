@@ -696,6 +696,7 @@ struct AddColumnDef {
   TypePtr type;
   bool not_null = false;
   std::optional<std::string> comment;
+  ExprPtr default_value;  // DEFAULT expr (v3: initial-default and write-default)
   ColumnPosition position;
   SourcePos pos;
 };
@@ -716,6 +717,8 @@ struct AlterColumn {
   std::optional<std::string> comment;      // COMMENT '..'
   std::optional<ColumnPosition> position;  // FIRST | AFTER x
   std::optional<bool> not_null;            // SET NOT NULL -> true, DROP NOT NULL -> false
+  ExprPtr set_default;                     // SET DEFAULT expr (v3 write-default)
+  bool drop_default = false;               // DROP DEFAULT
 };
 struct AddPartitionField {
   TransformTerm term;

@@ -278,6 +278,7 @@ std::string alter_action(const AlterTableAction& action) {
             std::string s = quote_name(c.name) + " " + to_string(*c.type);
             if (c.not_null) s += " NOT NULL";
             if (c.comment) s += " COMMENT " + quote_string(*c.comment);
+            if (c.default_value) s += " DEFAULT " + to_string(*c.default_value);
             s += column_position(c.position);
             cols.push_back(std::move(s));
           }
@@ -291,6 +292,8 @@ std::string alter_action(const AlterTableAction& action) {
           std::string s = "ALTER COLUMN " + quote_name(a.column);
           if (a.new_type) s += " TYPE " + to_string(*a.new_type);
           if (a.not_null) s += *a.not_null ? " SET NOT NULL" : " DROP NOT NULL";
+          if (a.set_default) s += " SET DEFAULT " + to_string(*a.set_default);
+          if (a.drop_default) s += " DROP DEFAULT";
           if (a.comment) s += " COMMENT " + quote_string(*a.comment);
           if (a.position) s += column_position(*a.position);
           return s;

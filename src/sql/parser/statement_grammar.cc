@@ -604,6 +604,8 @@ Result<StatementNode> Parser::alter() {
             c.not_null = true;
           } else if (accept_kw("COMMENT")) {
             c.comment = FLOE_TRY(string_literal("a comment string"));
+          } else if (accept_kw("DEFAULT")) {
+            c.default_value = FLOE_TRY(expr());
           } else {
             break;
           }
@@ -658,6 +660,12 @@ Result<StatementNode> Parser::alter() {
       } else if (is_kw("DROP") && is_kw("NOT", 1) && is_kw("NULL", 2)) {
         pos_ += 3;
         c.not_null = false;
+      } else if (is_kw("SET") && is_kw("DEFAULT", 1)) {
+        pos_ += 2;
+        c.set_default = FLOE_TRY(expr());
+      } else if (is_kw("DROP") && is_kw("DEFAULT", 1)) {
+        pos_ += 2;
+        c.drop_default = true;
       } else if (accept_kw("COMMENT")) {
         c.comment = FLOE_TRY(string_literal("a comment string"));
       } else if (is_kw("FIRST") || is_kw("AFTER")) {
@@ -667,7 +675,8 @@ Result<StatementNode> Parser::alter() {
       }
       any = true;
     }
-    if (!any) return error_expected("TYPE, SET NOT NULL, DROP NOT NULL, COMMENT, FIRST or AFTER");
+    if (!any) return error_expected(
+          "TYPE, SET NOT NULL, DROP NOT NULL, SET DEFAULT, DROP DEFAULT, COMMENT, FIRST or AFTER");
     a.action = std::move(c);
   } else if (accept_kw("REPLACE")) {
     if (is_kw("PARTITION") && is_kw("FIELD", 1)) {

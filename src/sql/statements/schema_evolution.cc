@@ -1,7 +1,8 @@
 // ALTER TABLE actions on columns (evolution_internal.h), as Iceberg's Spark catalog turns
 // Spark's table changes into one UpdateSchema (floe/table/update_schema.h): ADD COLUMN(S),
 // DROP COLUMN(S) [IF EXISTS], RENAME COLUMN, ALTER COLUMN (TYPE, COMMENT, FIRST / AFTER,
-// DROP NOT NULL; SET NOT NULL is refused as Java refuses making a column required), and the
+// DROP NOT NULL; SET NOT NULL is refused as Java refuses making a column required; SET / DROP
+// DEFAULT, v3 tables: the write-default; ADD COLUMN ... DEFAULT sets both defaults), and the
 // Iceberg extensions SET / DROP IDENTIFIER FIELDS. Column names match ignoring case, like
 // the rest of floe's SQL; a nested column is written as its dotted path (point.x).
 #include <fmt/format.h>
@@ -11,6 +12,8 @@
 
 #include "floe/table/update_schema.h"
 #include "floe/util/strings.h"
+#include "sql/binder/store_assignment_internal.h"
+#include "sql/exec/bound_expr_internal.h"
 #include "sql/statements/evolution_internal.h"
 
 namespace floe::sql {
@@ -62,8 +65,18 @@ Status position(UpdateSchema& update, const ast::ColumnPosition& p, const std::s
   return Status::OK();
 }
 
-Result<std::string> add_columns(UpdateSchema& update, const Schema& schema, const Table& table,
-                                const ast::AddColumns& add) {
+// A DEFAULT clause: a constant expression, stored as the column's type the way INSERT stores a
+// value (an error names the table and the column).
+Result<Literal> default_value(WriteContext& ctx, const Table& table, const ast::Expr& expr,
+                              const TypePtr& type, const std::string& column) {
+  BoundExprPtr bound = FLOE_TRY(ctx.binder.bind(expr, Scope{}));
+  Literal value = FLOE_TRY(evaluate_constant(*bound));
+  if (value.is_null()) return Literal::null(type);
+  return store_assign_value(value, type, table.id().to_string(), column);
+}
+
+Result<std::string> add_columns(WriteContext& ctx, UpdateSchema& update, const Schema& schema,
+                                const Table& table, const ast::AddColumns& add) {
   std::vector<std::string> names;
   for (const auto& c : add.columns) {
     std::string leaf = c.name.back();
@@ -71,13 +84,24 @@ Result<std::string> add_columns(UpdateSchema& update, const Schema& schema, cons
     std::string parent;
     if (!parent_path.empty()) parent = FLOE_TRY(column(schema, parent_path, table));
     std::string full = parent.empty() ? leaf : parent + "." + leaf;
-    // Iceberg's Spark catalog refuses required columns (existing rows would have none).
-    if (c.not_null) {
+    // Iceberg's Spark catalog refuses required columns without a default (existing rows would
+    // have none); with a v3 default, existing rows read the default.
+    if (c.not_null && !c.default_value) {
       return invalid_argument("Incompatible change: cannot add required column: {}", full);
     }
     TypePtr type = FLOE_TRY(iceberg_type(*c.type));
-    update.add_column(parent.empty() ? std::nullopt : std::optional<std::string>(parent), leaf,
-                      std::move(type), c.comment.value_or(""));
+    std::optional<Literal> initial;
+    if (c.default_value) {
+      initial = FLOE_TRY(default_value(ctx, table, *c.default_value, type, full));
+      if (initial->is_null()) initial.reset();
+    }
+    std::optional<std::string> in = parent.empty() ? std::nullopt : std::optional(parent);
+    if (c.not_null) {
+      if (!initial) return invalid_argument("column {} is NOT NULL but its default is NULL", full);
+      update.add_required_column(in, leaf, std::move(type), c.comment.value_or(""), initial);
+    } else {
+      update.add_column(in, leaf, std::move(type), c.comment.value_or(""), initial);
+    }
     FLOE_TRY(position(update, c.position, full, parent));
     names.push_back(full);
   }
@@ -100,8 +124,8 @@ Result<std::string> drop_columns(UpdateSchema& update, const Schema& schema, con
                      table.id().to_string());
 }
 
-Result<std::string> alter_column(UpdateSchema& update, const Schema& schema, const Table& table,
-                                 const ast::AlterColumn& alter) {
+Result<std::string> alter_column(WriteContext& ctx, UpdateSchema& update, const Schema& schema,
+                                 const Table& table, const ast::AlterColumn& alter) {
   std::string name = FLOE_TRY(column(schema, alter.column, table));
   std::string parent;
   if (auto p = schema.parent_id(schema.find_field(name)->id)) {
@@ -125,6 +149,21 @@ Result<std::string> alter_column(UpdateSchema& update, const Schema& schema, con
       update.make_column_optional(name);
       what.push_back("nullable");
     }
+  }
+  if (alter.set_default) {
+    TypePtr type = schema.find_field(name)->type;
+    if (alter.new_type) type = FLOE_TRY(iceberg_type(*alter.new_type));
+    if (!type->is_primitive()) {
+      return invalid_argument("Cannot set a default for '{}', not a primitive type: {}", name,
+                              spark_type_name(*type));
+    }
+    Literal v = FLOE_TRY(default_value(ctx, table, *alter.set_default, type, name));
+    update.update_column_default(name, v.is_null() ? std::nullopt : std::optional(v));
+    what.push_back("default");
+  }
+  if (alter.drop_default) {
+    update.update_column_default(name, std::nullopt);
+    what.push_back("no default");
   }
   if (alter.comment) {
     update.update_column_doc(name, *alter.comment);
@@ -191,7 +230,7 @@ Status alter_schema(WriteContext& ctx, const ast::AlterTableStatement& statement
   std::string message;
   const auto& action = statement.action;
   if (const auto* add = std::get_if<ast::AddColumns>(&action)) {
-    message = FLOE_TRY(add_columns(update, *schema, *table, *add));
+    message = FLOE_TRY(add_columns(ctx, update, *schema, *table, *add));
   } else if (const auto* drop = std::get_if<ast::DropColumns>(&action)) {
     message = FLOE_TRY(drop_columns(update, *schema, *table, *drop));
   } else if (const auto* rename = std::get_if<ast::RenameColumn>(&action)) {
@@ -200,7 +239,7 @@ Status alter_schema(WriteContext& ctx, const ast::AlterTableStatement& statement
     message = fmt::format("renamed column {} of {} to {}", name, table->id().to_string(),
                           rename->new_name);
   } else if (const auto* alter = std::get_if<ast::AlterColumn>(&action)) {
-    message = FLOE_TRY(alter_column(update, *schema, *table, *alter));
+    message = FLOE_TRY(alter_column(ctx, update, *schema, *table, *alter));
   } else if (const auto* set = std::get_if<ast::SetIdentifierFields>(&action)) {
     message = FLOE_TRY(set_identifier_fields(update, *schema, *table, *set));
   } else if (const auto* drop_ids = std::get_if<ast::DropIdentifierFields>(&action)) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -242,6 +243,7 @@ void expect_duckdb_rows(const std::string& path, const std::vector<std::string>&
 struct CodecCase {
   Codec codec;
   bool dictionary;
+  bool delta = false;  // every int and long column DELTA_BINARY_PACKED
 };
 
 class ParquetWriterRoundTrip : public ::testing::TestWithParam<CodecCase> {};
@@ -253,6 +255,9 @@ TEST_P(ParquetWriterRoundTrip, FloeDuckDBAndHyparquetReadWhatWasWritten) {
   WriterOptions opt;
   opt.codec = GetParam().codec;
   opt.dictionary_enabled = GetParam().dictionary;
+  if (GetParam().delta) {
+    for (int32_t id = 1; id <= 40; ++id) opt.delta_fields.push_back(id);
+  }
   opt.row_group_size_bytes = 64 * 1024;  // several row groups
   opt.page_size_bytes = 8 * 1024;        // several pages per chunk
   std::string path = (dir.path / "t.parquet").string();
@@ -335,10 +340,11 @@ INSTANTIATE_TEST_SUITE_P(
     Codecs, ParquetWriterRoundTrip,
     ::testing::Values(CodecCase{Codec::kZstd, true}, CodecCase{Codec::kZstd, false},
                       CodecCase{Codec::kSnappy, true}, CodecCase{Codec::kGzip, true},
-                      CodecCase{Codec::kLz4Raw, false}, CodecCase{Codec::kUncompressed, true}),
+                      CodecCase{Codec::kLz4Raw, false}, CodecCase{Codec::kUncompressed, true},
+                      CodecCase{Codec::kZstd, true, true}),
     [](const auto& info) {
       return std::string(codec_name(info.param.codec)) +
-             (info.param.dictionary ? "_dict" : "_plain");
+             (info.param.delta ? "_delta" : info.param.dictionary ? "_dict" : "_plain");
     });
 
 TEST(ParquetWriter, MetricsFollowTheMetricsModes) {
@@ -908,6 +914,107 @@ TEST(ParquetWriter, RleHybridRoundTrips) {
   enc.clear();
   internal::encode_rle(ones.data(), 20000, 1, &enc);
   EXPECT_EQ(enc, std::string("\xc0\xb8\x02\x01", 4));
+}
+
+// DELTA_BINARY_PACKED as the writer encodes it and floe decodes it: counts around the block
+// (128) and miniblock (32) sizes, sorted positions, and deltas that overflow (the extremes of
+// int64 and int32 next to each other), whose bit widths reach 64 and 32.
+TEST(ParquetWriter, DeltaBinaryPackedRoundTrips) {
+  std::mt19937_64 rng(5);
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  std::vector<std::vector<int64_t>> cases = {{}, {7}, {kMin, kMax, kMin, 0, kMax}, {-1, 1, -1}};
+  for (int64_t n : {2, 31, 32, 33, 127, 128, 129, 130, 161, 1000, 4097}) {
+    std::vector<int64_t> sorted, random, small;
+    int64_t p = static_cast<int64_t>(rng() % 100);
+    for (int64_t i = 0; i < n; ++i) {
+      p += 1 + static_cast<int64_t>(rng() % 40);
+      sorted.push_back(p);
+      random.push_back(static_cast<int64_t>(rng()));
+      small.push_back(static_cast<int64_t>(rng() % 5) - 2);
+    }
+    cases.push_back(sorted);
+    cases.push_back(random);
+    cases.push_back(small);
+  }
+  for (const auto& v : cases) {
+    std::string enc;
+    internal::encode_delta_binary(v.data(), static_cast<int64_t>(v.size()), &enc);
+    std::vector<int64_t> back;
+    size_t used = 0;
+    ASSERT_TRUE(internal::decode_delta_binary(reinterpret_cast<const uint8_t*>(enc.data()),
+                                              enc.size(), &back, &used)
+                    .ok());
+    EXPECT_EQ(used, enc.size());
+    ASSERT_EQ(back, v) << v.size() << " values";
+    // int32: deltas wrap in 32 bits; the decoder's 64-bit sums truncate to the same values.
+    std::vector<int32_t> v32;
+    for (int64_t x : v) v32.push_back(static_cast<int32_t>(x));
+    enc.clear();
+    internal::encode_delta_binary(v32.data(), static_cast<int64_t>(v32.size()), &enc);
+    ASSERT_TRUE(internal::decode_delta_binary(reinterpret_cast<const uint8_t*>(enc.data()),
+                                              enc.size(), &back, &used)
+                    .ok());
+    ASSERT_EQ(back.size(), v32.size());
+    for (size_t i = 0; i < v32.size(); ++i) ASSERT_EQ(static_cast<int32_t>(back[i]), v32[i]) << i;
+  }
+  // 10,000 sorted positions 1..4 apart take under 3 bits each (PLAIN: 64).
+  std::vector<int64_t> positions;
+  for (int64_t i = 0, p = 0; i < 10000; ++i) positions.push_back(p += 1 + (i * 7919) % 4);
+  std::string enc;
+  internal::encode_delta_binary(positions.data(), 10000, &enc);
+  EXPECT_LT(enc.size(), 10000u * 3 / 8 + 600);
+}
+
+// Columns written DELTA_BINARY_PACKED (WriterOptions::delta_fields) say so in their chunk's
+// encodings, and floe and DuckDB read the same extreme and sorted values back.
+TEST(ParquetWriter, DeltaEncodedColumnsReadBackInDuckDB) {
+  TempDir dir;
+  Schema schema(0, {field(1, "pos", Type::int64(), true), field(2, "x", Type::int32(), false),
+                    field(3, "d", Type::date(), false), field(4, "other", Type::int64(), false)});
+  ColumnBatch b = ColumnBatch::make(schema.fields());
+  std::mt19937_64 rng(9);
+  b.num_rows = 3000;
+  for (int64_t r = 0; r < b.num_rows; ++r) {
+    b.columns[0]->append_fixed<int64_t>(r * 3 + static_cast<int64_t>(rng() % 3));
+    if (r % 11 == 4) {
+      b.columns[1]->append_null();
+    } else {
+      int32_t x = r % 5 == 0   ? std::numeric_limits<int32_t>::min()
+                  : r % 5 == 1 ? std::numeric_limits<int32_t>::max()
+                               : static_cast<int32_t>(rng());
+      b.columns[1]->append_fixed<int32_t>(x);
+    }
+    b.columns[2]->append_fixed<int32_t>(static_cast<int32_t>(19000 + r / 100));
+    b.columns[3]->append_fixed<int64_t>(static_cast<int64_t>(rng()));
+  }
+  auto io = make_local_file_io();
+  WriterOptions opt;
+  opt.delta_fields = {1, 2, 3};
+  opt.page_row_limit = 1000;  // several pages
+  std::string path = (dir.path / "delta.parquet").string();
+  auto w = ParquetWriter::open(io, path, schema, opt);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE((*w)->write(b).ok());
+  auto metrics = (*w)->close();
+  ASSERT_TRUE(metrics.ok()) << metrics.status().to_string();
+  EXPECT_EQ(metrics->lower_bounds.count(1), 1u);  // statistics as for any encoding
+
+  auto reader = ParquetReader::open(io, path);
+  ASSERT_TRUE(reader.ok());
+  const auto& chunks = (*reader)->metadata().row_groups.at(0).columns;
+  for (size_t c = 0; c < 4; ++c) {
+    const auto& enc = chunks[c].meta_data->encodings;
+    bool delta = std::find(enc.begin(), enc.end(), Encoding::kDeltaBinaryPacked) != enc.end();
+    EXPECT_EQ(delta, c < 3) << c;
+  }
+  std::vector<std::string> want, got;
+  canonical_rows(b, &want);
+  auto batches = read_parquet_file(io, path);
+  ASSERT_TRUE(batches.ok()) << batches.status().to_string();
+  for (const auto& x : *batches) canonical_rows(x, &got);
+  EXPECT_EQ(got, want);
+  expect_duckdb_rows(path, want);
 }
 
 // Optional top-level columns whose pages are all valid, all null, or valid until a null half
