@@ -872,8 +872,8 @@ TEST(SqlParserStatements, AlterTableActions) {
             false);
   EXPECT_TRUE(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c SET DEFAULT 1 + 2"))
                   .set_default);
-  EXPECT_TRUE(std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c DROP DEFAULT"))
-                  .drop_default);
+  EXPECT_TRUE(
+      std::get<AlterColumn>(action_of("ALTER TABLE t ALTER COLUMN c DROP DEFAULT")).drop_default);
   EXPECT_TRUE(std::get<AddColumns>(action_of("ALTER TABLE t ADD COLUMN c INT DEFAULT 5"))
                   .columns[0]
                   .default_value);

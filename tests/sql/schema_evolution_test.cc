@@ -259,9 +259,9 @@ TEST_F(SchemaEvolution, SetAndDropDefaultsOnV3Tables) {
   EXPECT_EQ(rows(s(), "SELECT DISTINCT region FROM db.t"), (Rows{R"(["eu"])"}));
 
   // Bad defaults: a value the type cannot hold, a column reference, a nested struct.
-  EXPECT_NE(error_of(s(), "ALTER TABLE db.t ALTER COLUMN score SET DEFAULT 3000000000")
-                .find("score"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of(s(), "ALTER TABLE db.t ALTER COLUMN score SET DEFAULT 3000000000").find("score"),
+      std::string::npos);
   EXPECT_FALSE(error_of(s(), "ALTER TABLE db.t ALTER COLUMN score SET DEFAULT id").empty());
   EXPECT_EQ(error_of(s(), "ALTER TABLE db.t ADD COLUMN z INT NOT NULL DEFAULT NULL"),
             "column z is NOT NULL but its default is NULL");

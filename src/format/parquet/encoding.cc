@@ -1,8 +1,8 @@
-#include "format/parquet/encoding_internal.h"
-
 #include <algorithm>
 #include <limits>
 #include <type_traits>
+
+#include "format/parquet/encoding_internal.h"
 
 namespace floe::parquet::internal {
 
@@ -233,8 +233,8 @@ void encode_delta_impl(const T* values, int64_t n, std::string* out) {
     const int64_t k = std::min(kBlock, n - b);
     S min_delta = std::numeric_limits<S>::max();
     for (int64_t i = 0; i < k; ++i) {
-      auto delta = static_cast<S>(static_cast<U>(static_cast<U>(values[b + i]) -
-                                                 static_cast<U>(values[b + i - 1])));
+      auto delta = static_cast<S>(
+          static_cast<U>(static_cast<U>(values[b + i]) - static_cast<U>(values[b + i - 1])));
       min_delta = std::min(min_delta, delta);
     }
     for (int64_t i = 0; i < k; ++i) {

@@ -250,7 +250,7 @@ struct ParquetWriter::Impl {
       }
       l.plain_pages = true;
     }
-    Encoding enc = dict        ? Encoding::kRleDictionary
+    Encoding enc = dict      ? Encoding::kRleDictionary
                    : l.delta ? Encoding::kDeltaBinaryPacked
                              : Encoding::kPlain;
     l.rg_body_bytes += static_cast<int64_t>(page.size());

@@ -675,7 +675,8 @@ Result<StatementNode> Parser::alter() {
       }
       any = true;
     }
-    if (!any) return error_expected(
+    if (!any)
+      return error_expected(
           "TYPE, SET NOT NULL, DROP NOT NULL, SET DEFAULT, DROP DEFAULT, COMMENT, FIRST or AFTER");
     a.action = std::move(c);
   } else if (accept_kw("REPLACE")) {

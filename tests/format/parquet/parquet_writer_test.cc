@@ -343,8 +343,9 @@ INSTANTIATE_TEST_SUITE_P(
                       CodecCase{Codec::kLz4Raw, false}, CodecCase{Codec::kUncompressed, true},
                       CodecCase{Codec::kZstd, true, true}),
     [](const auto& info) {
-      return std::string(codec_name(info.param.codec)) +
-             (info.param.delta ? "_delta" : info.param.dictionary ? "_dict" : "_plain");
+      return std::string(codec_name(info.param.codec)) + (info.param.delta        ? "_delta"
+                                                          : info.param.dictionary ? "_dict"
+                                                                                  : "_plain");
     });
 
 TEST(ParquetWriter, MetricsFollowTheMetricsModes) {

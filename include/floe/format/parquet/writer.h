@@ -32,7 +32,7 @@ struct WriterOptions {
   int64_t page_size_bytes = 1 << 20;         // write.parquet.page-size-bytes
   int64_t page_row_limit = 20000;            // write.parquet.page-row-limit
   bool dictionary_enabled = true;
-  int64_t dict_size_bytes = 2 << 20;         // write.parquet.dict-size-bytes
+  int64_t dict_size_bytes = 2 << 20;  // write.parquet.dict-size-bytes
   // Ids of int and long columns whose pages are DELTA_BINARY_PACKED instead of dictionary or
   // PLAIN: sorted values such as a position delete file's positions take a few bits each.
   std::vector<int32_t> delta_fields;
