@@ -3,7 +3,9 @@
 // partition transforms.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
+#include <set>
 
 #include "floe/spec/transform.h"
 #include "floe/util/date_time_text.h"
@@ -449,6 +451,43 @@ TEST(BoundExprString, SubstrSparkSemantics) {
   EXPECT_EQ(run1(fn("right", {lit(S("abcdef")), lit(I(2))})), "ef");
 }
 
+TEST(BoundExprString, SubstringIndexSparkSemantics) {
+  auto si = [](const char* str, const char* delim, int count) {
+    return run1(fn("substring_index", {lit(S(str)), lit(S(delim)), lit(I(count))}));
+  };
+  EXPECT_EQ(si("www.apache.org", ".", 2), "www.apache");
+  EXPECT_EQ(si("www.apache.org", ".", 1), "www");
+  EXPECT_EQ(si("www.apache.org", ".", -1), "org");
+  EXPECT_EQ(si("www.apache.org", ".", -2), "apache.org");
+  EXPECT_EQ(si("www.apache.org", ".", 3), "www.apache.org");  // fewer delims than asked
+  EXPECT_EQ(si("www.apache.org", ".", -3), "www.apache.org");
+  EXPECT_EQ(si("www.apache.org", ".", 0), "");
+  EXPECT_EQ(si("www.apache.org", "", 1), "");
+  EXPECT_EQ(si("www.apache.org", "", -1), "");
+  EXPECT_EQ(si("", ".", 1), "");
+  EXPECT_EQ(si(".a.b", ".", 1), "");
+  EXPECT_EQ(si("a.b.", ".", -1), "");
+  EXPECT_EQ(si("a", "abc", -1), "a");  // a delim longer than the string
+  EXPECT_EQ(si("s3://lake/db/t/data/f.parquet", "/", -1), "f.parquet");
+  EXPECT_EQ(si("a::b::c", "::", -2), "b::c");
+  // Overlapping delims match as Spark's byte search does.
+  EXPECT_EQ(si("aaaa", "aa", 2), "a");
+  EXPECT_EQ(si("aaaa", "aa", -2), "a");
+  EXPECT_EQ(si("ünï·cödé·x", "·", 1), "ünï");
+  EXPECT_EQ(si("ünï·cödé·x", "·", -2), "cödé·x");
+  EXPECT_EQ(si("a.b", ".", std::numeric_limits<int32_t>::min()), "a.b");
+  // NULL in, NULL out; over columns.
+  EXPECT_EQ(run1(fn("substring_index", {NUL(), lit(S(".")), lit(I(1))})), "NULL");
+  EXPECT_EQ(run1(fn("substring_index", {lit(S("a.b")), NUL(), lit(I(1))})), "NULL");
+  EXPECT_EQ(run1(fn("substring_index", {lit(S("a.b")), lit(S(".")), NUL()})), "NULL");
+  TestBatch t;
+  t.add("s", Type::string(), {S("a.b.c"), S("x.y"), null_of(Type::string()), S("p.q.r")});
+  t.add("n", Type::int32(), {I(2), I(-1), I(1), null_of(Type::int32())});
+  EXPECT_EQ(run(fn("substring_index", {t["s"], lit(S(".")), t["n"]}), t.batch), "a.b|y|NULL|NULL");
+  EXPECT_EQ(type_of(fn("substring_index", {t["s"], lit(S(".")), t["n"]})), "string");
+  EXPECT_FALSE(call("substring_index", {t["s"], lit(S("."))}).ok());
+}
+
 TEST(BoundExprString, SearchPadTrim) {
   auto s = [](const char* v) { return lit(S(v)); };
   EXPECT_EQ(run1(fn("trim", {s("  a b  ")})), "a b");
@@ -778,6 +817,101 @@ TEST(BoundExprNested, SubscriptAndFields) {
   EXPECT_EQ(run(fn("coalesce", {t["l"], t["l"]}), t.batch), "[10, 20]|[]|NULL");
 }
 
+// typeof: Spark's catalog names of the argument's type, a constant string.
+TEST(BoundExprTypes, TypeofNamesSparkTypes) {
+  auto list_t = Type::list_of(3, Type::int32(), false);
+  auto map_t = Type::map_of(1, Type::string(), 2, Type::int64(), false);
+  auto struct_t =
+      Type::struct_of({field_of(4, "a", Type::int32()), field_of(5, "b", Type::string())});
+  TestBatch t;
+  t.add("l", list_t, {Literal::list_value(list_t, {I(1)})});
+  t.add("m", map_t, {Literal::null(map_t)});
+  t.add("st", struct_t, {Literal::null(struct_t)});
+  t.add("ts", Type::timestamp(), {Ts("2024-01-01 00:00:00")});
+  t.add("tz", Type::timestamptz(), {null_of(Type::timestamptz())});
+  auto type_name = [&](BoundExprPtr e) {
+    auto r = fn("typeof", {std::move(e)});
+    EXPECT_TRUE(r && r->is_literal());
+    return run(r, t.batch);
+  };
+  EXPECT_EQ(type_name(lit(I(1))), "int");
+  EXPECT_EQ(type_name(lit(Lg(1))), "bigint");
+  EXPECT_EQ(type_name(lit(D(1))), "double");
+  EXPECT_EQ(type_name(lit(S("x"))), "string");
+  EXPECT_EQ(type_name(lit(Dec(1234, 10, 2))), "decimal(10,2)");
+  EXPECT_EQ(type_name(lit(Dt("2024-01-01"))), "date");
+  EXPECT_EQ(type_name(NUL()), "void");
+  EXPECT_EQ(type_name(t["l"]), "array<int>");
+  EXPECT_EQ(type_name(t["m"]), "map<string,bigint>");
+  EXPECT_EQ(type_name(t["st"]), "struct<a:int,b:string>");
+  EXPECT_EQ(type_name(t["ts"]), "timestamp_ntz");
+  EXPECT_EQ(type_name(t["tz"]), "timestamp");
+  EXPECT_EQ(type_name(fn("+", {lit(I(1)), lit(Lg(2))})), "bigint");
+  EXPECT_EQ(type_name(fn("array", {lit(S("a"))})), "array<string>");
+  EXPECT_TRUE(is_scalar_function("TYPEOF"));
+  EXPECT_EQ(call("typeof", {lit(I(1)), lit(I(2))}).status().message(),
+            "wrong number of arguments for typeof: expected 1, got 2");
+}
+
+// rand / randn: uniform [0, 1) and standard normal doubles; a seed fixes the sequence (the k-th
+// row evaluated gets the k-th value), no seed draws one.
+TEST(BoundExprMath, RandomNumbers) {
+  const int64_t n = 20000;
+  std::vector<Literal> ids;
+  for (int64_t i = 0; i < n; ++i) ids.push_back(Lg(i));
+  TestBatch t;
+  t.add("id", Type::int64(), ids);
+  auto values = [&](const BoundExprPtr& e) {
+    std::vector<double> out;
+    auto col = evaluate(*e, t.batch);
+    EXPECT_TRUE(col.ok()) << col.status().to_string();
+    if (!col.ok()) return out;
+    EXPECT_EQ((*col)->length(), n);
+    EXPECT_EQ((*col)->null_count(), 0);
+    for (int64_t i = 0; i < (*col)->length(); ++i) out.push_back((*col)->raw<double>()[i]);
+    return out;
+  };
+  auto seeded = fn("rand", {lit(I(42))});
+  ASSERT_TRUE(seeded);
+  EXPECT_EQ(type_of(seeded), "double");
+  EXPECT_FALSE(seeded->is_literal());
+  EXPECT_FALSE(is_deterministic(*seeded));
+  std::vector<double> a = values(seeded);
+  ASSERT_EQ(static_cast<int64_t>(a.size()), n);
+  double sum = 0;
+  for (double v : a) {
+    EXPECT_TRUE(v >= 0 && v < 1) << v;
+    sum += v;
+  }
+  EXPECT_NEAR(sum / n, 0.5, 0.01);
+  EXPECT_EQ(std::set<double>(a.begin(), a.end()).size(), a.size());
+  // The same seed bound again gives the same sequence; an int or bigint seed is the same seed.
+  EXPECT_EQ(values(fn("rand", {lit(Lg(42))})), a);
+  EXPECT_EQ(values(fn("RANDOM", {lit(I(42))})), a);
+  // Evaluating the same bound call again continues its sequence.
+  EXPECT_NE(values(seeded), a);
+  EXPECT_NE(values(fn("rand", {lit(I(43))})), a);
+  EXPECT_EQ(values(fn("rand", {NUL()})), values(fn("rand", {lit(I(0))})));
+  // No seed: one drawn at bind time, shown in the expression.
+  auto unseeded = fn("rand", {});
+  ASSERT_TRUE(unseeded);
+  EXPECT_EQ(to_string(*unseeded).rfind("rand(", 0), 0u) << to_string(*unseeded);
+  EXPECT_NE(values(unseeded), values(fn("rand", {})));
+  // randn: mean 0, variance 1.
+  std::vector<double> g = values(fn("randn", {lit(I(7))}));
+  double mean = 0, sq = 0;
+  for (double v : g) mean += v;
+  mean /= n;
+  for (double v : g) sq += (v - mean) * (v - mean);
+  EXPECT_NEAR(mean, 0, 0.03);
+  EXPECT_NEAR(sq / n, 1, 0.05);
+  EXPECT_EQ(values(fn("randn", {lit(I(7))})), g);
+  // The seed must be an integer constant.
+  EXPECT_FALSE(call("rand", {t["id"]}).ok());
+  EXPECT_FALSE(call("rand", {lit(S("1"))}).ok());
+  EXPECT_FALSE(call("rand", {lit(I(1)), lit(I(2))}).ok());
+}
+
 // ----- typing helpers
 // -------------------------------------------------------------------------------------
 
@@ -979,6 +1113,47 @@ TEST(BoundExprCollections, SizeContainsKeysValues) {
   EXPECT_EQ(run(fn("element_at", {t["l"], lit(I(1))}), t.batch), "5|NULL");
   EXPECT_EQ(run(fn("element_at", {t["m"], lit(S("b"))}), t.batch), "2|NULL");
   EXPECT_FALSE(call("size", {lit(I(1))}).ok());
+}
+
+// Spark's element_at on arrays: 1-based, negative from the end, NULL out of range (floe's
+// non-ANSI mode), index 0 an error wherever the array is not NULL; maps unchanged.
+TEST(BoundExprCollections, ElementAtCountsFromEitherEnd) {
+  auto list_t = Type::list_of(3, Type::int32(), false);
+  auto map_t = Type::map_of(1, Type::string(), 2, Type::int64(), false);
+  TestBatch t;
+  t.add("l", list_t,
+        {Literal::list_value(list_t, {I(5), null_of(Type::int32()), I(7)}), Literal::null(list_t),
+         Literal::list_value(list_t, {})});
+  t.add("i", Type::int32(), {I(-1), I(0), I(-1)});
+  t.add("m", map_t,
+        {Literal::map_value(map_t, {S("a")}, {Lg(1)}), Literal::null(map_t),
+         Literal::map_value(map_t, {}, {})});
+  auto at = [&](BoundExprPtr index) { return run(fn("element_at", {t["l"], index}), t.batch); };
+  EXPECT_EQ(at(lit(I(-1))), "7|NULL|NULL");
+  EXPECT_EQ(at(lit(I(-3))), "5|NULL|NULL");
+  EXPECT_EQ(at(lit(I(1))), "5|NULL|NULL");
+  EXPECT_EQ(at(lit(I(2))), "NULL|NULL|NULL");  // the element itself is NULL
+  EXPECT_EQ(at(lit(I(3))), "7|NULL|NULL");
+  EXPECT_EQ(at(lit(I(4))), "NULL|NULL|NULL");
+  EXPECT_EQ(at(lit(I(-4))), "NULL|NULL|NULL");
+  EXPECT_EQ(at(lit(Lg(-2))), "NULL|NULL|NULL");
+  EXPECT_EQ(at(NUL()), "NULL|NULL|NULL");
+  // Index 0 only fails on a row whose array is not NULL.
+  EXPECT_EQ(at(t["i"]), "7|NULL|NULL");
+  EXPECT_EQ(at(lit(I(0))),
+            "error: element_at: index 0 is invalid: array indices start at 1 "
+            "(-1 is the last element)");
+  // Constants fold; a constant index 0 fails when evaluated.
+  auto arr = fn("array", {lit(I(1)), lit(I(2)), lit(I(3))});
+  EXPECT_EQ(run1(fn("element_at", {arr, lit(I(-1))})), "3");
+  EXPECT_TRUE(fn("element_at", {arr, lit(I(-1))})->is_literal());
+  EXPECT_NE(run1(fn("element_at", {arr, lit(I(0))})).find("index 0 is invalid"), std::string::npos);
+  EXPECT_EQ(type_of(fn("element_at", {t["l"], lit(I(1))})), "int");
+  EXPECT_EQ(to_string(*fn("element_at", {t["l"], lit(I(-1))}), t.names), "element_at(l, -1)");
+  EXPECT_FALSE(call("element_at", {t["l"], lit(S("x"))}).ok());
+  EXPECT_FALSE(call("element_at", {lit(I(1)), lit(I(1))}).ok());
+  EXPECT_EQ(run(fn("element_at", {t["m"], lit(S("a"))}), t.batch), "1|NULL|NULL");
+  EXPECT_EQ(run1(fn("element_at", {NUL(), lit(I(1))})), "NULL");
 }
 
 TEST(BoundExprCollections, ConnectivesByNameAndLongInLists) {

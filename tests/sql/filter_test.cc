@@ -78,5 +78,14 @@ TEST(FilterTest, NamesResolveAgainstTheSchema) {
   EXPECT_EQ(filter_text("n NOT BETWEEN 1 AND 3"), "NOT (n >= 1 AND n <= 3)");
 }
 
+TEST(FilterTest, StartsWithIsLikePrefix) {
+  EXPECT_EQ(filter_text("startswith(name, 'Mo')"), filter_text("name LIKE 'Mo%'"));
+  EXPECT_EQ(filter_text("STARTS_WITH(name, 'Mo') AND NOT startswith(country, 'D')"),
+            filter_text("name LIKE 'Mo%' AND NOT (country LIKE 'D%')"));
+  EXPECT_NE(error_of("startswith(name, country)").find("constant string"), std::string::npos);
+  EXPECT_NE(error_of("startswith(n, '1')").find("string column"), std::string::npos);
+  EXPECT_NE(error_of("startswith(upper(name), 'M')").find("expected a column"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace floe::sql

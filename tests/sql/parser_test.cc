@@ -710,6 +710,19 @@ TEST(SqlParserStatements, ExplainDescribeShowUse) {
   EXPECT_EQ(parse_ok("SHOW CATALOGS").kind(), StatementKind::kShowCatalogs);
   EXPECT_EQ(canon("SHOW COLUMNS FROM t"), "SHOW COLUMNS IN t");
 
+  Statement cache = parse_ok("CACHE TABLE db.t");
+  ASSERT_EQ(cache.kind(), StatementKind::kCacheTable);
+  EXPECT_FALSE(cache.as<CacheTableStatement>().lazy);
+  EXPECT_EQ(cache.as<CacheTableStatement>().as_query, nullptr);
+  EXPECT_TRUE(parse_ok("cache lazy table t").as<CacheTableStatement>().lazy);
+  EXPECT_EQ(canon("CACHE TABLE v SELECT 1"), "CACHE TABLE v AS SELECT 1");
+  EXPECT_EQ(canon("uncache table t"), "UNCACHE TABLE t");
+  EXPECT_EQ(parse_ok("CLEAR CACHE").kind(), StatementKind::kClearCache);
+  EXPECT_TRUE(parse_ok("DROP VIEW v").as<DropTableStatement>().view);
+  EXPECT_EQ(error_of("CACHE t"), "syntax error at 1:7 near 't': expected TABLE");
+  EXPECT_EQ(error_of("CACHE TABLE t x"),
+            "syntax error at 1:15 near 'x': expected AS SELECT or end of input");
+
   Statement u = parse_ok("USE lakehouse.analytics");
   EXPECT_EQ(u.as<UseStatement>().ns.parts, (std::vector<std::string>{"lakehouse", "analytics"}));
   EXPECT_EQ(canon("USE NAMESPACE analytics"), "USE NAMESPACE analytics");
@@ -1163,6 +1176,11 @@ TEST(SqlParserRoundTrip, AllForms) {
       "SET a.b.c = 'v'",
       "SHOW TABLES IN db LIKE 'x*'",
       "DROP TABLE IF EXISTS t PURGE",
+      "CACHE LAZY TABLE lakehouse.db.t",
+      "CACHE TABLE v AS SELECT a, count(*) FROM t GROUP BY a",
+      "UNCACHE TABLE IF EXISTS db.t",
+      "CLEAR CACHE",
+      "DROP VIEW IF EXISTS v",
   };
   for (const char* sql : kStatements) expect_round_trip(sql);
 }

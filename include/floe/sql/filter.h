@@ -14,7 +14,8 @@ namespace floe::sql {
 // insensitively; the result uses the schema's names) and converts it to an unbound Iceberg
 // expression whose literals have the columns' types. Predicates: comparisons of a column with
 // a literal (either side), IS [NOT] NULL, [NOT] IN, [NOT] BETWEEN, [NOT] LIKE 'prefix%',
-// isnan(col), TRUE, FALSE, combined with AND, OR and NOT. A syntax error names its line, column
+// startswith(col, 'prefix') (or starts_with), isnan(col), TRUE, FALSE, combined with AND, OR
+// and NOT. A syntax error names its line, column
 // and token; a predicate that cannot be converted exactly is an error naming it.
 Result<ExprPtr> parse_filter(std::string_view where, const Schema& schema);
 

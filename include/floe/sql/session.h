@@ -7,7 +7,8 @@
 // Tables are found by name in the warehouse (`<warehouse>/<namespace>/<table>`, the Hadoop
 // layout; a leading catalog name such as `lakehouse.` is accepted), by path
 // (iceberg.`path/to/table`, a metadata JSON file), and a trailing metadata-table name selects
-// that metadata table (`analytics.sales.manifests`).
+// that metadata table (`analytics.sales.manifests`). CACHE TABLE keeps a table's rows (or a
+// temporary view's) in the session's memory until the table moves on (docs/sql.md, Caching).
 #pragma once
 
 #include <functional>

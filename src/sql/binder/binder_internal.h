@@ -36,6 +36,19 @@ struct Scope {
   std::vector<std::string> names() const;
 };
 
+// A table a query reads at its current snapshot: a cached view built from the query is stale
+// once any of them has moved on.
+struct TableRead {
+  std::vector<std::string> name;  // as written
+  std::string key;                // table_key()
+  int64_t snapshot_id = -1;       // -1: no snapshot
+  int32_t schema_id = -1;
+};
+
+// What identifies a table across renames: its uuid (its location when it has none, as v1
+// tables may).
+std::string table_key(const TableMetadata& metadata);
+
 // The session state a binder needs: table lookup and settings.
 class Catalogish {
  public:
@@ -51,6 +64,19 @@ class Catalogish {
   virtual Result<CatalogPtr> catalog(bool create) const = 0;
   // A SQL name (catalog name and namespace optional) as a catalog identifier.
   virtual Result<TableIdentifier> identifier(const std::vector<std::string>& name) const = 0;
+  // The session's temporary view `name` (CACHE TABLE name AS SELECT) as a plan, adding the
+  // tables its query reads to `reads`; nullopt when there is no such view.
+  virtual std::optional<Result<PlanPtr>> temp_view(const std::string& name,
+                                                   std::vector<TableRead>* reads) const {
+    return std::nullopt;
+  }
+  // When the session has cached `table` (CACHE TABLE) and it is still at the cached snapshot
+  // and schema: a plan reading `columns` (names in its schema) from memory. nullopt otherwise.
+  virtual std::optional<Result<PlanPtr>> cached_table(
+      const StoredTable& table, const std::string& display,
+      const std::vector<std::string>& columns) const {
+    return std::nullopt;
+  }
 };
 
 // How an expression is being bound.
@@ -68,6 +94,10 @@ class Binder {
 
   // Every IcebergScanNode of a plan (EXPLAIN prepares and reports them).
   static void collect_scans(PlanNode* plan, std::vector<IcebergScanNode*>* out);
+
+  // The tables the plans bound so far read at their current snapshot (not time travel, branches
+  // or tags), through temporary views too.
+  const std::vector<TableRead>& table_reads() const { return reads_; }
 
   // A relation of the FROM clause: its plan and the columns it shows.
   struct Relation {
@@ -117,6 +147,7 @@ class Binder {
   const Catalogish& catalog_;
   ExecContext& ctx_;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> ctes_;
+  std::vector<TableRead> reads_;
 };
 
 // "line:column" of a node, and an error naming it: "<message> at 1:8".

@@ -6,6 +6,7 @@
 
 #include "floe/read/batch_ops.h"
 #include "floe/util/decimal.h"
+#include "sql/binder/binder_internal.h"
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/functions/function_internal.h"
 #include "sql/functions/like_matcher_internal.h"
@@ -507,7 +508,7 @@ std::string canonical_name(std::string_view name) {
 bool is_scalar_function(std::string_view name) {
   std::string low = canonical_name(name);
   return find_function(low) != nullptr || low == "and" || low == "or" || low == "not" ||
-         low == "element_at";
+         low == "typeof";
 }
 
 Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args) {
@@ -521,13 +522,17 @@ Result<BoundExprPtr> call(std::string_view name, std::vector<BoundExprPtr> args)
     return low == "and" ? and_(args[0], args[1]) : or_(args[0], args[1]);
   }
   if ((low == "not" || low == "!") && args.size() == 1) return not_(args[0]);
-  if (low == "element_at" && args.size() == 2 && args[0]->type->is_list()) {
-    // Spark's element_at on arrays is 1-based.
-    auto index = FLOE_TRY(call("-", {args[1], FLOE_TRY(make_literal_expr(Literal::int32(1)))}));
-    return subscript(args[0], FLOE_TRY(coerce(index, Type::int32())));
-  }
+  // element_at on a map is a lookup (NULL when absent); on a list, the registry's function.
   if (low == "element_at" && args.size() == 2 && args[0]->type->is_map()) {
     return subscript(args[0], args[1]);
+  }
+  // typeof(x): Spark's name of x's type, fixed when bound (x is not evaluated).
+  if (low == "typeof") {
+    if (args.size() != 1) {
+      return invalid_argument("wrong number of arguments for typeof: expected 1, got {}",
+                              args.size());
+    }
+    return make_literal_expr(Literal::string(spark_type_name(*args[0]->type)));
   }
   const FunctionDef* def = find_function(low);
   if (def == nullptr) {

@@ -105,6 +105,10 @@ Result<TypePtr> iceberg_type_from(const ast::TypeName& t, int32_t* next_id) {
 
 }  // namespace
 
+std::string table_key(const TableMetadata& metadata) {
+  return metadata.table_uuid.empty() ? "location:" + metadata.location : metadata.table_uuid;
+}
+
 std::optional<RefSuffix> ref_suffix(const std::vector<std::string>& name) {
   if (name.size() < 2) return std::nullopt;
   const std::string last = to_lower(name.back());
@@ -163,6 +167,8 @@ std::string spark_type_name(const Type& t) {
       return "array<" + spark_type_name(*t.element().type) + ">";
     case TypeId::kMap:
       return "map<" + spark_type_name(*t.key().type) + "," + spark_type_name(*t.value().type) + ">";
+    case TypeId::kUnknown:
+      return "void";  // Spark's NullType
     default:
       return t.to_string();
   }

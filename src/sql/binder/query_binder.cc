@@ -522,6 +522,17 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
             return out;
           }
         }
+        // A temporary view of the session (CACHE TABLE v AS SELECT) before any table.
+        if (parts.size() == 1 && !named.time_travel) {
+          if (auto view = catalog_.temp_view(parts[0], &reads_)) {
+            if (!view->ok()) return view->status().with_context(position_text(named.name.pos));
+            PlanPtr plan = std::move(view->value());
+            plan = FLOE_TRY(rename_columns(std::move(plan), ref.column_aliases, ref.pos));
+            out.scope = Scope::of(plan->fields(), qualifier);
+            out.plan = std::move(plan);
+            return out;
+          }
+        }
         auto meta =
             catalog_.metadata_table(parts, named.time_travel ? &*named.time_travel : nullptr);
         if (meta) {
@@ -620,6 +631,30 @@ Result<Binder::Relation> Binder::plan_table_ref(const ast::TableRef& ref,
       }
       if (columns.empty() && !probe->schema().fields().empty()) {
         columns.push_back(probe->schema().fields()[0].name);
+      }
+      // A plain read of a table's current state: remembered (cached views built on it), and
+      // served from the session's cache when the table is cached there (CACHE TABLE) and still
+      // at the cached snapshot. Metadata columns and row-level targets (column_stats) need the
+      // files themselves.
+      const bool plain = ref.kind == ast::TableRefKind::kNamed && !travel && !ref_name;
+      if (plain) {
+        const Snapshot* current = table.metadata->current_snapshot();
+        reads_.push_back({ref.as<ast::NamedTableRef>().name.parts, table_key(*table.metadata),
+                          current ? current->snapshot_id : -1, table.metadata->current_schema_id});
+      }
+      const bool needs_files =
+          column_stats || std::any_of(columns.begin(), columns.end(), [](const std::string& c) {
+            return find_metadata_column(c) != nullptr;
+          });
+      if (plain && !needs_files) {
+        if (auto cached = catalog_.cached_table(table, display, columns)) {
+          if (!cached->ok()) return cached->status();
+          PlanPtr plan = std::move(cached->value());
+          plan = FLOE_TRY(rename_columns(std::move(plan), ref.column_aliases, ref.pos));
+          out.scope = Scope::of(plan->fields(), qualifier);
+          out.plan = std::move(plan);
+          return out;
+        }
       }
       if (where) {
         std::vector<std::string> qualifiers = {qualifier};

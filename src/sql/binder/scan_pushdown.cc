@@ -144,8 +144,9 @@ Operation comparison_of(ast::BinaryOp op) {
 }
 
 // Converts SQL predicates to Iceberg expressions. A pushdown converts only what it can plan
-// with; a whole filter (`whole`) also converts NOT, isnan(col), TRUE / FALSE, NOT BETWEEN and
-// NOT LIKE, and remembers the first predicate it could not convert and why.
+// with (LIKE 'prefix%' and startswith(col, 'prefix') both become STARTS WITH); a whole filter
+// (`whole`) also converts NOT, isnan(col), TRUE / FALSE, NOT BETWEEN and NOT LIKE, and remembers
+// the first predicate it could not convert and why.
 struct Converter {
   Converter(const Schema& schema, const std::vector<std::string>& q, bool whole = false)
       : schema(schema), q(q), whole(whole) {}
@@ -188,6 +189,30 @@ struct Converter {
       }
     }
     return v;
+  }
+
+  // startswith(str, prefix) / starts_with: Spark's StartsWith, true when str begins with
+  // prefix (NULL when either is NULL, so a NULL row never passes a WHERE clause, as with
+  // Iceberg's startsWith).
+  static bool is_starts_with(const ast::FunctionExpr& f) {
+    return f.name.size() == 1 && f.args.size() == 2 && !f.distinct &&
+           (iequals(f.name[0], "startswith") || iequals(f.name[0], "starts_with"));
+  }
+
+  // A string column starting with a constant string: Iceberg's STARTS WITH, as LIKE 'prefix%'
+  // is. Anything else (a column prefix, a binary column, a NULL prefix) is not converted.
+  floe::ExprPtr starts_with(const ast::Expr& e, const ast::Expr& operand, const ast::Expr& prefix) {
+    auto name = column(operand);
+    if (!name) return nullptr;
+    if (schema.find_field(*name, false)->type->id() != TypeId::kString) {
+      return fail(e, "startswith needs a string column");
+    }
+    if (prefix.kind != ast::ExprKind::kLiteral ||
+        prefix.as<ast::LiteralExpr>().literal_kind != ast::LiteralKind::kString) {
+      return fail(e, "only startswith(column, 'prefix') with a constant string converts");
+    }
+    return make_predicate(Operation::kStartsWith, *name,
+                          {Literal::string(prefix.as<ast::LiteralExpr>().text)});
   }
 
   // The Iceberg expression for one predicate, or null when it cannot be converted exactly.
@@ -297,9 +322,11 @@ struct Converter {
       }
       case K::kFunction: {
         const auto& f = e.as<ast::FunctionExpr>();
+        if (is_starts_with(f)) return starts_with(e, *f.args[0], *f.args[1]);
         if (!whole || f.name.size() != 1 || !iequals(f.name[0], "isnan") || f.args.size() != 1 ||
             f.distinct) {
-          return fail(e, "only the function isnan(column) converts");
+          return fail(e,
+                      "only the functions isnan(column) and startswith(column, 'prefix') convert");
         }
         auto name = column(*f.args[0]);
         if (!name) return nullptr;

@@ -85,6 +85,7 @@ Result<BoundExprPtr> literal(Literal value);
 //   string      || concat concat_ws lower/lcase upper/ucase length/char_length/character_length
 //               octet_length substr/substring left right trim/btrim/ltrim/rtrim (str[, chars])
 //               replace starts_with/startswith ends_with/endswith contains lpad rpad instr
+//               substring_index (str, delim, count)
 //               locate/position (substr, str[, pos]) reverse repeat initcap ascii chr split
 //               regexp_replace regexp_extract regexp_like/regexp
 //   math        abs ceil/ceiling floor round bround (x[, constant scale]) sqrt cbrt pow/power
@@ -97,7 +98,9 @@ Result<BoundExprPtr> literal(Literal value);
 //               add_months months_between current_date current_timestamp/now (fixed when
 //               bound) unix_timestamp from_unixtime date_format make_date
 //   collections size/cardinality (-1 for NULL) array_contains map_keys map_values element_at
-//               (1-based on lists)
+//               (1-based on lists, -1 the last element, NULL out of range, 0 an error)
+//   other       rand/random randn ([integer seed]; see sql/functions/random.cc) typeof (Spark's
+//               type name, fixed when bound)
 //   Iceberg     bucket(N, x) truncate(W, x) years months days hours: the partition transforms'
 //               values (floe/spec/transform.h)
 // Errors: "function foo(string, int) does not exist", "wrong number of arguments for substr:
@@ -158,7 +161,7 @@ std::vector<int> referenced_columns(const BoundExpr& expr);
 // pruning or pushing a filter through a projection). An index outside the mapping or mapped to
 // a negative value is an error.
 Result<BoundExprPtr> remap_columns(const BoundExprPtr& expr, const std::vector<int>& new_index);
-// False when the value can differ between evaluations of the same row (none today: the clock
+// False when the value can differ between evaluations of the same row (rand, randn; the clock
 // functions are fixed when bound).
 bool is_deterministic(const BoundExpr& expr);
 

@@ -168,6 +168,35 @@ class BatchesNode : public PlanNode {
   std::vector<ColumnBatch> batches_;
 };
 
+// Rows a session keeps in memory (CACHE TABLE): the batches of one table snapshot or one
+// temporary view's query, immutable once built and shared by every plan that reads them.
+struct CachedBatches {
+  std::vector<NestedField> fields;
+  std::vector<ColumnBatch> batches;
+  int64_t rows = 0;
+};
+using CachedBatchesPtr = std::shared_ptr<const CachedBatches>;
+
+// A scan of cached rows (Spark's InMemoryTableScan): the columns at `columns` (positions in
+// the cached fields) of every cached batch, without copying them. `load` hands the batches
+// over, materialising them first when the cache holds none yet (CACHE LAZY TABLE, or after a
+// write made them stale); `notes` are EXPLAIN's lines about the cache entry.
+class InMemoryTableNode : public PlanNode {
+ public:
+  using Loader = std::function<Result<CachedBatchesPtr>(ExecContext& ctx)>;
+  InMemoryTableNode(std::string name, const std::vector<NestedField>& cached_fields,
+                    std::vector<int> columns, Loader load, std::vector<std::string> notes);
+  Status execute(ExecContext& ctx, const BatchSink& sink) override;
+  std::string describe() const override;
+  std::vector<std::string> details() const override { return notes_; }
+
+ private:
+  std::string name_;
+  std::vector<int> columns_;
+  Loader load_;
+  std::vector<std::string> notes_;
+};
+
 // ---- Row-preserving operators ----
 
 // LIMIT n OFFSET m.

@@ -1,4 +1,5 @@
-// Plan sources: Iceberg tables, Parquet, CSV and JSON Lines files, range() and literal batches.
+// Plan sources: Iceberg tables, Parquet, CSV and JSON Lines files, range(), literal batches and
+// the rows a session cached (CACHE TABLE).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -258,6 +259,44 @@ Status BatchesNode::execute(ExecContext& ctx, const BatchSink& sink) {
     FLOE_TRY(sink(std::move(copy)));
   }
   return Status::OK();
+}
+
+// ---- InMemoryTableNode ----
+
+InMemoryTableNode::InMemoryTableNode(std::string name,
+                                     const std::vector<NestedField>& cached_fields,
+                                     std::vector<int> columns, Loader load,
+                                     std::vector<std::string> notes)
+    : name_(std::move(name)),
+      columns_(std::move(columns)),
+      load_(std::move(load)),
+      notes_(std::move(notes)) {
+  for (int c : columns_) fields_.push_back(cached_fields[static_cast<size_t>(c)]);
+}
+
+Status InMemoryTableNode::execute(ExecContext& ctx, const BatchSink& sink) {
+  CachedBatchesPtr cached = FLOE_TRY(load_(ctx));
+  for (const auto& b : cached->batches) {
+    if (b.num_rows == 0) continue;
+    ColumnBatch out;
+    out.fields = fields_;
+    out.num_rows = b.num_rows;
+    out.columns.reserve(columns_.size());
+    for (int c : columns_) {
+      if (static_cast<size_t>(c) >= b.columns.size()) {
+        return make_error(ErrorKind::kInternal, "cached {} has no column #{}", name_, c);
+      }
+      out.columns.push_back(b.columns[static_cast<size_t>(c)]);  // shared, never changed
+    }
+    FLOE_TRY(sink(std::move(out)));
+  }
+  return Status::OK();
+}
+
+std::string InMemoryTableNode::describe() const {
+  std::string cols;
+  for (const auto& f : fields_) cols += (cols.empty() ? "" : ", ") + f.name;
+  return fmt::format("InMemoryTableScan {} [{}]", name_, cols);
 }
 
 }  // namespace floe::sql

@@ -1,7 +1,8 @@
 // Functions over lists and maps (metadata tables carry both): size/cardinality, array_contains,
 // map_keys, map_values; and the constructors array(...), map(k, v, ...), struct(...),
-// named_struct('name', v, ...) that INSERT ... VALUES uses for nested columns. element_at is a
-// subscript (see call()).
+// named_struct('name', v, ...) that INSERT ... VALUES uses for nested columns; element_at on
+// lists (on maps it is a subscript, see call()).
+#include "floe/columnar/kernels.h"
 #include "sql/functions/function_internal.h"
 
 namespace floe::sql::internal {
@@ -97,6 +98,44 @@ Result<Datum> eval_map_parts(const BoundExpr& e, std::vector<Datum>& args, int64
     out->append_list(end - b);
   }
   return Datum{out, args[0].scalar};
+}
+
+// element_at(list, i): Spark's 1-based index, negative from the end (-1 is the last element).
+// floe's expressions follow Spark's default non-ANSI mode (sql/exec/bound_expr_internal.h), so
+// an index past either end gives NULL, as Spark 3.5 does with spark.sql.ansi.enabled=false
+// (ANSI mode would raise INVALID_ARRAY_INDEX_IN_ELEMENT_AT). Index 0 is an error in both modes.
+Status bind_element_at(BindCtx& c) {
+  const TypePtr& t = c.args[0]->type;
+  if (t->id() != TypeId::kUnknown && !t->is_list())
+    return invalid_argument("needs a list or a map");
+  const TypeId k = c.args[1]->type->id();
+  if (!is_integral(k) && k != TypeId::kUnknown) {
+    return invalid_argument("the index must be an integer, got {}", c.args[1]->type->to_string());
+  }
+  c.args[1] = FLOE_TRY(coerce(c.args[1], Type::int32()));
+  c.type = t->is_list() ? t->element().type : Type::unknown();
+  return Status::OK();
+}
+
+Result<Datum> eval_element_at(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
+  if (!args[0].col->type()->is_list()) return null_scalar(e.type);
+  const int64_t m = rows_for(args, n);
+  const ColumnVector& list = *args[0].col;
+  FixedReader<int32_t> k(args[1]);
+  std::vector<int32_t> idx(static_cast<size_t>(m), -1);
+  for (int64_t i = 0; i < m; ++i) {
+    const int64_t row = args[0].scalar ? 0 : i;
+    if (list.is_null(row) || !k.valid(i)) continue;
+    const int64_t at = k[i];
+    if (at == 0) {
+      return invalid_argument(
+          "element_at: index 0 is invalid: array indices start at 1 (-1 is the last element)");
+    }
+    const int64_t begin = list.list_begin(row), len = list.list_end(row) - begin;
+    if (at > 0 && at <= len) idx[i] = static_cast<int32_t>(begin + at - 1);
+    if (at < 0 && -at <= len) idx[i] = static_cast<int32_t>(begin + len + at);
+  }
+  return Datum{gather(list.child(0), idx), all_scalar(args)};
 }
 
 // The common type of args[first], args[first + step], ... (unknown when there are none), with
@@ -203,6 +242,7 @@ void register_collection_functions(std::vector<FunctionDef>* defs) {
   defs->push_back({"size", 1, 1, bind_size, eval_size});
   defs->push_back({"cardinality", 1, 1, bind_size, eval_size});
   defs->push_back({"array_contains", 2, 2, bind_array_contains, eval_array_contains});
+  defs->push_back({"element_at", 2, 2, bind_element_at, eval_element_at});
   defs->push_back({"map_keys", 1, 1, bind_map_parts, eval_map_parts});
   defs->push_back({"map_values", 1, 1, bind_map_parts, eval_map_parts});
   defs->push_back({"array", 0, -1, bind_array, eval_array});

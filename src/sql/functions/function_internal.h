@@ -281,6 +281,7 @@ void register_arith_functions(std::vector<FunctionDef>* defs);
 void register_string_functions(std::vector<FunctionDef>* defs);
 void register_datetime_functions(std::vector<FunctionDef>* defs);
 void register_collection_functions(std::vector<FunctionDef>* defs);
+void register_random_functions(std::vector<FunctionDef>* defs);
 
 // ----- decimals -------------------------------------------------------------------------------
 

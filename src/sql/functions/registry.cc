@@ -28,6 +28,7 @@ const FunctionDef* find_function(std::string_view name) {
     register_string_functions(&r->defs);
     register_datetime_functions(&r->defs);
     register_collection_functions(&r->defs);
+    register_random_functions(&r->defs);
     for (const auto& d : r->defs) r->by_name.emplace(d.name, &d);
     return r;
   }();

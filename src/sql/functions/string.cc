@@ -354,6 +354,55 @@ Result<Datum> eval_replace(const BoundExpr& e, std::vector<Datum>& args, int64_t
   return str_kernel(e.type, m_of(args, n), all_scalar(args), rep, s, from, to);
 }
 
+// substring_index(str, delim, count): the part of str before the count-th delim from the left
+// (count > 0), or after the count-th delim from the right (count < 0); all of str when it has
+// fewer delims; '' for count 0 or an empty delim. Delims are matched on bytes and may overlap,
+// as Spark's UTF8String.subStringIndex does.
+void substring_index(std::string_view s, std::string_view delim, int64_t count, std::string* o) {
+  if (delim.empty() || count == 0) return;
+  if (count > 0) {
+    size_t at = 0, from = 0;
+    for (; count > 0; --count) {
+      at = s.find(delim, from);
+      if (at == std::string_view::npos) {
+        o->append(s);
+        return;
+      }
+      from = at + 1;
+    }
+    o->append(s.substr(0, at));
+    return;
+  }
+  // From the right: the next match starts at or before `last` (an index; -1 = none left).
+  int64_t last = static_cast<int64_t>(s.size()) - static_cast<int64_t>(delim.size());
+  int64_t at = -1;
+  for (; count < 0; ++count) {
+    at = last < 0 ? -1 : static_cast<int64_t>(s.rfind(delim, static_cast<size_t>(last)));
+    if (at < 0) {  // npos is -1 as a signed index
+      o->append(s);
+      return;
+    }
+    last = at - 1;
+  }
+  o->append(s.substr(static_cast<size_t>(at) + delim.size()));
+}
+
+Status bind_substring_index(BindCtx& c) {
+  return sig(c, {Type::string(), Type::string(), Type::int32()}, Type::string());
+}
+
+Result<Datum> eval_substring_index(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
+  BytesReader s(args[0]), delim(args[1]);
+  FixedReader<int32_t> count(args[2]);
+  return str_kernel(
+      e.type, m_of(args, n), all_scalar(args),
+      [](std::string* o, std::string_view v, std::string_view d, int32_t k) {
+        substring_index(v, d, k, o);
+        return true;
+      },
+      s, delim, count);
+}
+
 Status bind_str_pred(BindCtx& c) { return sig(c, {Type::string()}, Type::boolean()); }
 
 Result<Datum> eval_str_pred(const BoundExpr& e, std::vector<Datum>& args, int64_t n) {
@@ -725,6 +774,7 @@ void register_string_functions(std::vector<FunctionDef>* defs) {
     defs->push_back({name, 1, 2, bind_trim, eval_trim});
   }
   defs->push_back({"replace", 2, 3, bind_replace, eval_replace});
+  defs->push_back({"substring_index", 3, 3, bind_substring_index, eval_substring_index});
   for (const char* name : {"contains", "starts_with", "startswith", "ends_with", "endswith"}) {
     defs->push_back({name, 2, 2, bind_str_pred, eval_str_pred});
   }

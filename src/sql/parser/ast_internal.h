@@ -793,6 +793,7 @@ struct DropTableStatement {
   QualifiedName table;
   bool if_exists = false;
   bool purge = false;
+  bool view = false;  // DROP VIEW: a temporary view (CACHE TABLE v AS SELECT)
 };
 
 struct CallArgument {
@@ -811,6 +812,23 @@ struct SetStatement {
   std::string key;
   std::optional<std::string> value;
 };
+
+// CACHE [LAZY] TABLE name [[AS] query]: keep a table's rows (or, with a query, a temporary
+// view's) in the session's memory.
+struct CacheTableStatement {
+  QualifiedName table;
+  bool lazy = false;
+  QueryPtr as_query;
+};
+
+// UNCACHE TABLE [IF EXISTS] name.
+struct UncacheTableStatement {
+  QualifiedName table;
+  bool if_exists = false;
+};
+
+// CLEAR CACHE.
+struct ClearCacheStatement {};
 
 // The order of the alternatives matches StatementKind.
 enum class StatementKind {
@@ -836,16 +854,18 @@ enum class StatementKind {
   kDropTable,
   kCall,
   kSet,
+  kCacheTable,
+  kUncacheTable,
+  kClearCache,
 };
 
-using StatementNode =
-    std::variant<QueryStatement, ExplainStatement, DescribeTableStatement,
-                 DescribeNamespaceStatement, ShowNamespacesStatement, ShowTablesStatement,
-                 ShowTblPropertiesStatement, ShowCreateTableStatement, ShowCatalogsStatement,
-                 ShowColumnsStatement, UseStatement, CreateNamespaceStatement,
-                 DropNamespaceStatement, CreateTableStatement, InsertStatement, DeleteStatement,
-                 UpdateStatement, MergeStatement, AlterTableStatement, DropTableStatement,
-                 CallStatement, SetStatement>;
+using StatementNode = std::variant<
+    QueryStatement, ExplainStatement, DescribeTableStatement, DescribeNamespaceStatement,
+    ShowNamespacesStatement, ShowTablesStatement, ShowTblPropertiesStatement,
+    ShowCreateTableStatement, ShowCatalogsStatement, ShowColumnsStatement, UseStatement,
+    CreateNamespaceStatement, DropNamespaceStatement, CreateTableStatement, InsertStatement,
+    DeleteStatement, UpdateStatement, MergeStatement, AlterTableStatement, DropTableStatement,
+    CallStatement, SetStatement, CacheTableStatement, UncacheTableStatement, ClearCacheStatement>;
 
 struct Statement {
   StatementNode node;

@@ -514,8 +514,9 @@ std::string statement_node(const StatementNode& node) {
         } else if constexpr (std::is_same_v<T, AlterTableStatement>) {
           return "ALTER TABLE " + quote_name(s.table.parts) + " " + alter_action(s.action);
         } else if constexpr (std::is_same_v<T, DropTableStatement>) {
-          return std::string("DROP TABLE ") + (s.if_exists ? "IF EXISTS " : "") +
-                 quote_name(s.table.parts) + (s.purge ? " PURGE" : "");
+          return std::string(s.view ? "DROP VIEW " : "DROP TABLE ") +
+                 (s.if_exists ? "IF EXISTS " : "") + quote_name(s.table.parts) +
+                 (s.purge ? " PURGE" : "");
         } else if constexpr (std::is_same_v<T, CallStatement>) {
           std::vector<std::string> args;
           for (const auto& a : s.args) {
@@ -528,6 +529,16 @@ std::string statement_node(const StatementNode& node) {
           if (!s.key.empty()) out += " " + s.key;
           if (s.value) out += " = " + quote_string(*s.value);
           return out;
+        } else if constexpr (std::is_same_v<T, CacheTableStatement>) {
+          std::string out = std::string("CACHE ") + (s.lazy ? "LAZY " : "") + "TABLE " +
+                            quote_name(s.table.parts);
+          if (s.as_query) out += " AS " + to_string(*s.as_query);
+          return out;
+        } else if constexpr (std::is_same_v<T, UncacheTableStatement>) {
+          return std::string("UNCACHE TABLE ") + (s.if_exists ? "IF EXISTS " : "") +
+                 quote_name(s.table.parts);
+        } else if constexpr (std::is_same_v<T, ClearCacheStatement>) {
+          return "CLEAR CACHE";
         }
       },
       node);
@@ -630,6 +641,9 @@ const char* statement_kind_name(StatementKind kind) {
       "DROP TABLE",
       "CALL",
       "SET",
+      "CACHE TABLE",
+      "UNCACHE TABLE",
+      "CLEAR CACHE",
   };
   return kNames[static_cast<int>(kind)];
 }

@@ -114,6 +114,8 @@ class Parser {
   Result<StatementNode> alter();
   Result<StatementNode> call();
   Result<StatementNode> set();
+  Result<StatementNode> cache();
+  Result<StatementNode> uncache();
   Result<TransformTerm> transform_term();
   Result<std::vector<Assignment>> assignments();
   Result<ColumnDef> column_def();

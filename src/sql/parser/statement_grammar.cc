@@ -53,6 +53,12 @@ Result<StatementNode> Parser::statement_node() {
     if (is_kw("ALTER")) return alter();
     if (is_kw("CALL")) return call();
     if (is_kw("SET")) return set();
+    if (is_kw("CACHE")) return cache();
+    if (is_kw("UNCACHE")) return uncache();
+    if (is_kw("CLEAR") && is_kw("CACHE", 1)) {
+      pos_ += 2;
+      return StatementNode(ClearCacheStatement{});
+    }
   }
   return error_expected("a statement (SELECT, INSERT, CREATE, ...)");
 }
@@ -297,7 +303,10 @@ Result<StatementNode> Parser::create_table(bool or_replace, bool replace) {
 Result<StatementNode> Parser::drop() {
   advance();
   bool namespace_kind = is_namespace_word(*this);
-  if (!namespace_kind && !is_kw("TABLE")) return error_expected("TABLE, NAMESPACE or DATABASE");
+  const bool view = is_kw("VIEW");
+  if (!namespace_kind && !view && !is_kw("TABLE")) {
+    return error_expected("TABLE, VIEW, NAMESPACE or DATABASE");
+  }
   advance();
   bool if_exists = false;
   if (is_kw("IF") && is_kw("EXISTS", 1)) {
@@ -317,9 +326,36 @@ Result<StatementNode> Parser::drop() {
   }
   DropTableStatement d;
   d.if_exists = if_exists;
-  d.table = FLOE_TRY(qualified_name("a table name"));
-  d.purge = accept_kw("PURGE");
+  d.view = view;
+  d.table = FLOE_TRY(qualified_name(view ? "a view name" : "a table name"));
+  if (!view) d.purge = accept_kw("PURGE");
   return StatementNode(std::move(d));
+}
+
+// CACHE [LAZY] TABLE name [[AS] query] (Spark's OPTIONS ('storageLevel' ...) is not taken:
+// floe keeps cached rows in memory).
+Result<StatementNode> Parser::cache() {
+  advance();
+  CacheTableStatement c;
+  c.lazy = accept_kw("LAZY");
+  FLOE_TRY(expect_kw("TABLE"));
+  c.table = FLOE_TRY(qualified_name("a table name"));
+  if (is_kw("AS") && at_query_start(1)) advance();
+  if (at_query_start()) c.as_query = FLOE_TRY(query());
+  if (!at_end() && !is_sym(";")) return error_expected("AS SELECT or end of input");
+  return StatementNode(std::move(c));
+}
+
+Result<StatementNode> Parser::uncache() {
+  advance();
+  FLOE_TRY(expect_kw("TABLE"));
+  UncacheTableStatement u;
+  if (is_kw("IF") && is_kw("EXISTS", 1)) {
+    pos_ += 2;
+    u.if_exists = true;
+  }
+  u.table = FLOE_TRY(qualified_name("a table name"));
+  return StatementNode(std::move(u));
 }
 
 Result<StatementNode> Parser::insert() {

@@ -13,6 +13,7 @@
 #include "sql/binder/binder_internal.h"
 #include "sql/parser/parser_internal.h"
 #include "sql/statements/statements_internal.h"
+#include "sql/statements/table_cache_internal.h"
 
 namespace floe::sql {
 
@@ -47,6 +48,17 @@ struct Session::Impl : Catalogish {
   explicit Impl(SessionOptions& o) : opts(o) {}
   SessionOptions& opts;
   mutable std::mutex catalog_mu;
+  TableCache cache{*this};  // CACHE TABLE and temporary views
+
+  std::optional<Result<PlanPtr>> temp_view(const std::string& name,
+                                           std::vector<TableRead>* reads) const override {
+    return cache.temp_view(name, reads);
+  }
+  std::optional<Result<PlanPtr>> cached_table(
+      const StoredTable& table, const std::string& display,
+      const std::vector<std::string>& columns) const override {
+    return cache.cached_table(table, display, columns);
+  }
 
   const SessionOptions& options() const override { return opts; }
 
@@ -241,6 +253,26 @@ Status statement_failed(const Status& s, const std::vector<ast::Statement>& stat
   return Status(s.kind(), std::move(message));
 }
 
+// The table a write statement changes (the cache drops what it holds of it), if any.
+const ast::QualifiedName* written_table(const ast::Statement& statement) {
+  switch (statement.kind()) {
+    case ast::StatementKind::kCreateTable:
+      return &statement.as<ast::CreateTableStatement>().table;
+    case ast::StatementKind::kInsert:
+      return &statement.as<ast::InsertStatement>().table;
+    case ast::StatementKind::kAlterTable:
+      return &statement.as<ast::AlterTableStatement>().table;
+    case ast::StatementKind::kDelete:
+      return &statement.as<ast::DeleteStatement>().table;
+    case ast::StatementKind::kUpdate:
+      return &statement.as<ast::UpdateStatement>().table;
+    case ast::StatementKind::kMerge:
+      return &statement.as<ast::MergeStatement>().target;
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 Status Session::run(std::string_view script, const ResultSink& sink) {
@@ -268,6 +300,31 @@ Status Session::run(std::string_view script, const ResultSink& sink) {
       case ast::StatementKind::kMerge: {
         WriteContext wc{*impl_, options_, binder, ctx, sink};
         s = run_table_statement(wc, statement);
+        // Cached rows of the table are read again on next use (CALL's tables are found
+        // stale by their snapshot then).
+        if (const ast::QualifiedName* target = written_table(statement)) {
+          impl_->cache.written(target->parts);
+        }
+        break;
+      }
+      case ast::StatementKind::kCacheTable:
+      case ast::StatementKind::kUncacheTable:
+      case ast::StatementKind::kClearCache: {
+        WriteContext wc{*impl_, options_, binder, ctx, sink};
+        s = impl_->cache.run(wc, statement);
+        break;
+      }
+      case ast::StatementKind::kDropTable: {
+        const auto& drop = statement.as<ast::DropTableStatement>();
+        if (drop.view) {
+          WriteContext wc{*impl_, options_, binder, ctx, sink};
+          s = impl_->cache.run(wc, statement);
+          break;
+        }
+        const std::string key = impl_->cache.key_of(drop.table.parts);
+        StatementContext sc{*impl_, options_, {}, sink};
+        s = run_other_statement(sc, statement);
+        if (s.ok() && !key.empty()) impl_->cache.dropped(key);
         break;
       }
       default: {

@@ -230,10 +230,76 @@ Status show_tables(StatementContext& ctx, const ast::ShowTablesStatement& s) {
   return emit(ctx.sink, {"namespace", "tableName", "isTemporary"}, rows);
 }
 
+// One sort field as Iceberg's Spark integration describes it (`id ASC NULLS FIRST`,
+// `bucket(16, id) DESC NULLS LAST`, `truncate(name, 4) ...`, `days(ts) ...`).
+std::string spark_sort_term(const Schema& schema, const SortField& f) {
+  const std::string source = column_name(schema, f.source_id);
+  const Transform& t = f.transform;
+  std::string term;
+  switch (t.kind()) {
+    case Transform::Kind::kIdentity:
+      term = source;
+      break;
+    case Transform::Kind::kBucket:
+      term = fmt::format("bucket({}, {})", t.param(), source);
+      break;
+    case Transform::Kind::kTruncate:
+      term = fmt::format("truncate({}, {})", source, t.param());
+      break;
+    case Transform::Kind::kYear:
+    case Transform::Kind::kMonth:
+    case Transform::Kind::kDay:
+    case Transform::Kind::kHour:
+      term = fmt::format("{}s({})", t.to_string(), source);
+      break;
+    default:
+      term = fmt::format("{}({})", t.to_string(), source);
+      break;
+  }
+  return fmt::format("{} {} {}", term, f.direction == SortDirection::kAsc ? "ASC" : "DESC",
+                     f.null_order == NullOrder::kNullsFirst ? "NULLS FIRST" : "NULLS LAST");
+}
+
+// The properties Spark shows for an Iceberg table: the table's own properties and the reserved
+// ones Iceberg's Spark catalog adds (format, current-snapshot-id, format-version, sort-order
+// when sorted, identifier-fields when set), sorted by key. A table property with a reserved
+// key is hidden behind the reserved value, as there.
+std::map<std::string, std::string> spark_table_properties(const TableMetadata& m) {
+  std::map<std::string, std::string> out;
+  auto format = m.properties.find("write.format.default");
+  out["format"] = "iceberg/" + (format == m.properties.end() ? "parquet" : format->second);
+  const Snapshot* current = m.current_snapshot();
+  out["current-snapshot-id"] = current ? std::to_string(current->snapshot_id) : "none";
+  out["format-version"] = std::to_string(m.format_version);
+  const Schema& schema = *m.schema();
+  const SortOrder* order = m.sort_order();
+  if (order && !order->fields.empty()) {
+    std::string text;
+    for (const auto& f : order->fields) {
+      text += (text.empty() ? "" : ", ") + spark_sort_term(schema, f);
+    }
+    out["sort-order"] = text;
+  }
+  if (!schema.identifier_field_ids().empty()) {
+    std::string names;
+    for (int32_t id : schema.identifier_field_ids()) {
+      names += (names.empty() ? "" : ",") + column_name(schema, id);
+    }
+    out["identifier-fields"] = "[" + names + "]";
+  }
+  static const std::set<std::string> kReserved = {
+      "provider",       "format",     "current-snapshot-id", "location",
+      "format-version", "sort-order", "identifier-fields"};
+  for (const auto& [k, v] : m.properties) {
+    if (!kReserved.count(k)) out[k] = v;
+  }
+  return out;
+}
+
 Status show_properties(StatementContext& ctx, const ast::ShowTblPropertiesStatement& s) {
   StoredTable table = FLOE_TRY(ctx.catalog.load_table(s.table.parts));
   Rows rows;
-  const auto& props = table.metadata->properties;
+  const auto props = spark_table_properties(*table.metadata);
   if (s.key) {
     auto it = props.find(*s.key);
     rows.push_back({*s.key, it == props.end() ? fmt::format("Table {} does not have property: {}",
