@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -218,6 +219,49 @@ TEST_F(RewriteManifests, TruncateAndCountsModes) {
             (std::vector<std::string>{R"(["bet","beu",1,null,3])", R"(["alp","alq",2,null,2])"}));
   EXPECT_EQ(rows(s(), "SELECT id FROM db.t WHERE s = 'alpine-meadow'"),
             std::vector<std::string>{"[2]"});
+}
+
+// Entries are clustered by partition and the new manifests roll at
+// commit.manifest.target-size-bytes: each INSERT's manifest spans every partition, each new one
+// a range of partitions that no other new manifest overlaps, so a filter on the partition
+// column skips most of them.
+TEST_F(RewriteManifests, ClustersByPartitionAndRollsAtTheTargetSize) {
+  must(s(), "CREATE TABLE db.t (id BIGINT, p INT) USING iceberg PARTITIONED BY (p)");
+  for (int i = 0; i < 8; ++i) {
+    must(s(), fmt::format("INSERT INTO db.t SELECT id, CAST(id % 16 AS INT) FROM range({}, {})",
+                          i * 16, i * 16 + 16));
+  }
+  must(s(), "ALTER TABLE db.t SET TBLPROPERTIES ('commit.manifest.target-size-bytes'='6000')");
+  auto ranges = [&] {
+    std::vector<std::pair<int, int>> out;
+    for (const auto& r : rows(s(), "SELECT partition_summaries FROM db.t.manifests")) {
+      auto summary = json::parse(r)[0][0];
+      out.emplace_back(std::stoi(summary["lower_bound"].get<std::string>()),
+                       std::stoi(summary["upper_bound"].get<std::string>()));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  };
+  for (const auto& [lower, upper] : ranges())
+    EXPECT_EQ(std::make_pair(lower, upper), std::make_pair(0, 15));
+  const auto before = rows(s(), "SELECT * FROM db.t ORDER BY id");
+  auto out = must(s(), "CALL system.rewrite_manifests('db.t')");
+  ASSERT_EQ(out.rows.size(), 1u);
+  const auto after = ranges();
+  EXPECT_EQ(out.rows[0], fmt::format("[8,{}]", after.size()));
+  EXPECT_GT(after.size(), 2u);
+  for (const auto& r : rows(s(), "SELECT length FROM db.t.manifests")) {
+    EXPECT_LT(std::stoll(r.substr(1)), 6000 * 2) << r;
+  }
+  for (size_t i = 1; i < after.size(); ++i) {
+    EXPECT_LE(after[i - 1].second, after[i].first) << i;
+  }
+  EXPECT_EQ(after.front().first, 0);
+  EXPECT_EQ(after.back().second, 15);
+  auto explain = must(s(), "EXPLAIN SELECT * FROM db.t WHERE p = 3");
+  ASSERT_EQ(explain.reports.size(), 1u);
+  EXPECT_GE(explain.reports[0].skipped_data_manifests, static_cast<int64_t>(after.size()) - 2);
+  EXPECT_EQ(rows(s(), "SELECT * FROM db.t ORDER BY id"), before);
 }
 
 // Manifests of different specs and contents are rewritten apart; spec_id limits the rewrite to
