@@ -3,6 +3,9 @@
 //       [, options => map('min-input-files', '2', ...)] [, where => 'day >= ''2026-06-01''']);
 //   CALL system.remove_orphan_files(table => 'db.t' [, older_than => TIMESTAMP '...']
 //       [, location => '...'] [, dry_run => true] [, max_concurrent_deletes => 4]);
+//   CALL system.rewrite_manifests(table => 'db.t' [, use_caching => false] [, spec_id => 0]);
+//   CALL system.rewrite_position_delete_files(table => 'db.t'
+//       [, options => map('rewrite-all', 'true', ...)] [, where => 'day >= ''2026-06-01''']);
 // as Spark runs them: the work is the library's (floe/table/rewrite_data_files.h), the result
 // row has Spark's columns.
 #include <fmt/format.h>
@@ -12,6 +15,8 @@
 #include "floe/sql/filter.h"
 #include "floe/table/remove_orphan_files.h"
 #include "floe/table/rewrite_data_files.h"
+#include "floe/table/rewrite_manifests.h"
+#include "floe/table/rewrite_position_deletes.h"
 #include "floe/util/strings.h"
 #include "sql/statements/procedures_internal.h"
 
@@ -132,6 +137,67 @@ Status call_remove_orphan_files(WriteContext& ctx, const ast::CallStatement& cal
   if (ctx.sink.rows && batch.num_rows > 0) FLOE_TRY(ctx.sink.rows(batch));
   if (ctx.sink.end) ctx.sink.end();
   return Status::OK();
+}
+
+// rewrite_manifests(table, use_caching, spec_id): use_caching is accepted and ignored (Spark's
+// caching of the entries it shuffles).
+Status call_rewrite_manifests(WriteContext& ctx, const ast::CallStatement& call) {
+  CallArgs args(call, {"table", "use_caching", "spec_id"});
+  FLOE_TRY(args.check());
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
+  RewriteManifestsOptions options;
+  if (const ast::Expr* e = args.get("use_caching")) {
+    Literal v = FLOE_TRY(constant_value(ctx, *e));
+    if (v.is_null() || !v.type() || v.type()->id() != TypeId::kBoolean) {
+      return error_at(e->pos, "use_caching must be true or false");
+    }
+  }
+  if (const ast::Expr* e = args.get("spec_id")) {
+    const int64_t id = FLOE_TRY(constant_long(ctx, *e, "spec_id"));
+    if (id < 0 || id > INT32_MAX) return error_at(e->pos, "spec_id must be a partition spec id");
+    options.spec_id = static_cast<int32_t>(id);
+  }
+  options.threads = ctx.exec.threads;
+  if (ctx.sink.work) {
+    options.progress = [&ctx](int64_t manifests, int64_t total, int64_t bytes,
+                              int64_t bytes_total) {
+      ctx.sink.work("rewrite_manifests", manifests, total, bytes, bytes_total);
+    };
+  }
+  RewriteManifestsResult r = FLOE_TRY(rewrite_manifests(*table, options));
+  return emit_row(ctx, {"rewritten_manifests_count", "added_manifests_count"},
+                  {Type::int32(), Type::int32()},
+                  {Literal::int32(static_cast<int32_t>(r.rewritten_manifests)),
+                   Literal::int32(static_cast<int32_t>(r.added_manifests))});
+}
+
+Status call_rewrite_position_delete_files(WriteContext& ctx, const ast::CallStatement& call) {
+  CallArgs args(call, {"table", "options", "where"});
+  FLOE_TRY(args.check());
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
+  RewritePositionDeletesOptions options;
+  if (const ast::Expr* e = args.get("options")) {
+    options = FLOE_TRY(RewritePositionDeletesOptions::from_map(FLOE_TRY(options_arg(ctx, *e))));
+  }
+  if (const ast::Expr* e = args.get("where")) {
+    std::string where = FLOE_TRY(constant_string(ctx, *e, "where"));
+    options.filter = FLOE_TRY(parse_filter(where, *table->metadata()->schema()));
+  }
+  options.threads = ctx.exec.threads;
+  if (ctx.sink.work) {
+    options.progress = [&ctx](int64_t files, int64_t files_total, int64_t bytes,
+                              int64_t bytes_total) {
+      ctx.sink.work("rewrite_position_delete_files", files, files_total, bytes, bytes_total);
+    };
+  }
+  RewritePositionDeletesResult r = FLOE_TRY(rewrite_position_deletes(*table, options));
+  return emit_row(ctx,
+                  {"rewritten_delete_files_count", "added_delete_files_count",
+                   "rewritten_bytes_count", "added_bytes_count"},
+                  {Type::int32(), Type::int32(), Type::int64(), Type::int64()},
+                  {Literal::int32(static_cast<int32_t>(r.rewritten_delete_files)),
+                   Literal::int32(static_cast<int32_t>(r.added_delete_files)),
+                   Literal::int64(r.rewritten_bytes), Literal::int64(r.added_bytes)});
 }
 
 }  // namespace floe::sql
