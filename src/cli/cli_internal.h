@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "floe/table/table_doctor.h"
 #include "floe/util/result.h"
 
 namespace floe {
@@ -125,6 +126,16 @@ struct LoadCommand {
 
 // floe load TABLE FILE: appends a file's rows to a table, with a progress bar on a terminal.
 Status run_load(const GlobalOptions& options, const LoadCommand& cmd, std::ostream& out);
+
+struct DoctorCommand {
+  std::string table;  // [catalog.]namespace.table
+  DoctorOptions options;
+};
+
+// floe doctor TABLE: the planning checklist (floe/table/table_doctor.h), as text or JSON.
+// `needs_maintenance` is set when some check crossed its threshold (the exit code is then 1).
+Status run_doctor(const GlobalOptions& options, const DoctorCommand& cmd, std::ostream& out,
+                  bool* needs_maintenance);
 
 struct CdcCommand {
   std::string table;              // [catalog.]namespace.table

@@ -125,6 +125,33 @@ int main(int argc, char** argv) {
                   "Commit a batch this many ms after its first record, also when the input is "
                   "idle (default 1000; 0: no time limit)");
 
+  floe::cli::DoctorCommand doctor_cmd;
+  auto* doctor = app.add_subcommand(
+      "doctor",
+      "Diagnose slow planning and reads from a table's metadata; exit 1 when maintenance is due");
+  doctor->add_option("table", doctor_cmd.table, "Table: [catalog.]namespace.table")->required();
+  auto& d = doctor_cmd.options;
+  doctor->add_option("--deleted-ratio", d.deleted_ratio,
+                     "Share of DELETED entries that flags a manifest (default 0.3)");
+  doctor->add_option("--range-days", d.partition_range_days,
+                     "Days of a time partition that flag a manifest as wide (default 30)");
+  doctor->add_option("--max-entry-bytes", d.max_entry_bytes,
+                     "Manifest bytes per entry that flag metrics as too wide (default 1024)");
+  doctor->add_option("--min-files-per-manifest", d.min_files_per_manifest,
+                     "Fewer data files per manifest flag many small manifests (default 10)");
+  doctor->add_option("--max-deletes-per-file", d.max_deletes_per_file,
+                     "Average delete files per data file that flags merge-on-read (default 1)");
+  doctor->add_option("--max-delete-files-per-partition", d.max_delete_files_per_partition,
+                     "Delete files in one partition that flag it (default 10)");
+  doctor->add_option("--min-small-files", d.min_small_files,
+                     "Small files in one partition that call for compaction (default 5)");
+  doctor->add_option("--max-expirable-snapshots", d.max_expirable_snapshots,
+                     "Snapshots past retention tolerated (default 0)");
+  bool doctor_no_orphans = false;
+  doctor->add_flag("--no-orphans", doctor_no_orphans,
+                   "Skip the orphan check (the one that lists storage)");
+  doctor->add_option("--threads", d.threads, "Manifest reading threads (default: one per core)");
+
   auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
 
   try {
@@ -133,11 +160,13 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
 
-  for (int* threads : {&scan_cmd.threads, &sql_cmd.threads, &meta_cmd.threads, &load_cmd.threads}) {
+  for (int* threads : {&scan_cmd.threads, &sql_cmd.threads, &meta_cmd.threads, &load_cmd.threads,
+                       &doctor_cmd.options.threads}) {
     clamp_threads(*threads);
   }
   // Every command runs guarded: an exception (out of memory, a thread the system will not start)
   // is one error message, never an abort.
+  bool needs_maintenance = false;
   floe::Status status = floe::cli::run_guarded([&]() -> floe::Status {
     floe::Status status;
     if (inspect->parsed()) {
@@ -164,6 +193,9 @@ int main(int argc, char** argv) {
       status = floe::cli::run_load(options, load_cmd, std::cout);
     } else if (cdc->parsed()) {
       status = floe::cli::run_cdc(options, cdc_cmd, std::cout);
+    } else if (doctor->parsed()) {
+      doctor_cmd.options.check_orphans = !doctor_no_orphans;
+      status = floe::cli::run_doctor(options, doctor_cmd, std::cout, &needs_maintenance);
     } else if (demo->parsed()) {
       status = floe::cli::run_demo(options, std::cout);
     }
@@ -173,5 +205,5 @@ int main(int argc, char** argv) {
     std::cerr << "floe: " << floe::cli::escape_control_chars(status.to_string()) << std::endl;
     return 1;
   }
-  return 0;
+  return needs_maintenance ? 1 : 0;
 }
