@@ -543,6 +543,35 @@ TEST_F(Expire, FailedDeletesAreCountedAndTheTableStaysReadable) {
   EXPECT_EQ(stored_avro(*t), referenced_metadata(*t));
 }
 
+// Without a kept snapshot's manifests nothing is known safe to delete: the expiration stands,
+// no file goes, and the error says so.
+TEST_F(Expire, UnreadableKeptManifestStopsTheCleanup) {
+  auto t = create();
+  auto a = file("a", "x", 1), b = file("b", "x", 1);
+  append(*t, a);
+  store(b);
+  ASSERT_OK(t->new_overwrite().delete_file(a).add_file(b).commit());
+  const int64_t head = settle(*t);
+  std::string lost;
+  for (const auto& mf :
+       must(snapshot_manifests(*fio, *t->metadata(), *t->metadata()->current_snapshot()))) {
+    if (mf.added_snapshot_id == head && mf.added_files_count.value_or(0) > 0)
+      lost = mf.manifest_path;
+  }
+  ASSERT_FALSE(lost.empty());
+  ASSERT_OK(fio->delete_file(lost));
+  const auto deleted_before = fio->deleted_paths().size();
+  auto r = t->expire_snapshots().expire_older_than(later()).commit();
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("1 snapshots expired, but their files were left in place"),
+            std::string::npos)
+      << r.status().message();
+  EXPECT_NE(r.status().message().find(lost), std::string::npos) << r.status().message();
+  EXPECT_EQ(ids(*must(Table::load(catalog, id))), std::vector<int64_t>{head});
+  EXPECT_EQ(fio->deleted_paths().size(), deleted_before);
+  EXPECT_TRUE(stored(a.file_path));
+}
+
 TEST_F(Expire, CleanExpiredFilesFalseOnlyCommits) {
   auto t = create();
   auto a = file("a", "x", 1);
