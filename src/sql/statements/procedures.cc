@@ -201,6 +201,7 @@ Status dispatch(WriteContext& ctx, const ast::CallStatement& call) {
   if (proc == "rewrite_manifests") return call_rewrite_manifests(ctx, call);
   if (proc == "rewrite_position_delete_files") return call_rewrite_position_delete_files(ctx, call);
   if (proc == "remove_orphan_files") return call_remove_orphan_files(ctx, call);
+  if (proc == "expire_snapshots") return call_expire_snapshots(ctx, call);
   return not_found("unknown procedure system.{}", parts[1]);
 }
 
