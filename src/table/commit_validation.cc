@@ -200,6 +200,9 @@ Status SnapshotProducer::validate(const TableMetadata& base, const Snapshot* par
     if (removed_data_files_.empty() && !added_.empty()) {
       return invalid_argument("a rewrite that adds data files must replace some");
     }
+    if (removed_deletes_.empty() && !added_deletes_.empty()) {
+      return invalid_argument("a rewrite that adds delete files must replace some");
+    }
     // The rows of a replaced file that a new position delete or DV removes would come back;
     // new equality deletes apply to the rewritten rows as well when they keep the old
     // sequence number.

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <set>
 
 #include "floe/read/task_reader.h"
@@ -15,36 +14,13 @@
 #include "floe/table/snapshot_producer.h"
 #include "floe/util/thread_pool.h"
 #include "floe/write/data_writer.h"
+#include "table/rewrite_options_internal.h"
 
 namespace floe {
 
 namespace {
 
-Result<int64_t> long_option(const std::string& key, const std::string& text) {
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    return invalid_argument("rewrite_data_files option '{}': '{}' is not an integer", key, text);
-  }
-  return v;
-}
-
-Result<bool> bool_option(const std::string& key, const std::string& text) {
-  std::string v;
-  for (char c : text) v.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  if (v == "true") return true;
-  if (v == "false") return false;
-  return invalid_argument("rewrite_data_files option '{}': '{}' is not true or false", key, text);
-}
-
-Result<double> double_option(const std::string& key, const std::string& text) {
-  double v = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc() || end != text.data() + text.size()) {
-    return invalid_argument("rewrite_data_files option '{}': '{}' is not a number", key, text);
-  }
-  return v;
-}
+constexpr std::string_view kAction = "rewrite_data_files";
 
 // A file to rewrite, with what planning attached to it.
 struct Candidate {
@@ -121,29 +97,14 @@ class Rewriter {
 
  private:
   Status resolve_sizes() {
-    int64_t target = options_.target_file_size_bytes;
-    if (target <= 0) {
-      target = table_properties::int_property(metadata_->properties, "write.target-file-size-bytes",
-                                              512LL << 20);
-    }
-    if (target <= 0) return invalid_argument("target-file-size-bytes must be positive");
-    target_ = target;
-    min_size_ = options_.min_file_size_bytes >= 0 ? options_.min_file_size_bytes
-                                                  : static_cast<int64_t>(target * 0.75);
-    max_size_ = options_.max_file_size_bytes >= 0 ? options_.max_file_size_bytes
-                                                  : static_cast<int64_t>(target * 1.8);
-    // Java SizeBasedFileRewriter.validateOptions.
-    if (min_size_ < 0) return invalid_argument("min-file-size-bytes must not be negative");
-    if (!(max_size_ > target_)) {
-      return invalid_argument(
-          "max-file-size-bytes ({}) must be greater than target-file-size-bytes ({})", max_size_,
-          target_);
-    }
-    if (!(target_ > min_size_)) {
-      return invalid_argument(
-          "min-file-size-bytes ({}) must be less than target-file-size-bytes ({})", min_size_,
-          target_);
-    }
+    const int64_t default_target = table_properties::int_property(
+        metadata_->properties, "write.target-file-size-bytes", 512LL << 20);
+    internal::FileRewriteSizes sizes = FLOE_TRY(
+        internal::resolve_file_sizes(options_.target_file_size_bytes, default_target,
+                                     options_.min_file_size_bytes, options_.max_file_size_bytes));
+    target_ = sizes.target;
+    min_size_ = sizes.min;
+    max_size_ = sizes.max;
     if (options_.min_input_files < 1) return invalid_argument("min-input-files must be positive");
     if (options_.delete_file_threshold < 0) {
       return invalid_argument("delete-file-threshold must not be negative");
@@ -214,20 +175,12 @@ class Rewriter {
     std::vector<std::vector<Candidate*>> groups;
     for (auto& [key, files] : by_partition) {
       // Java's BinPacking.ListPacker with a lookback of one, in planning order.
-      std::vector<Candidate*> bin;
-      int64_t bin_bytes = 0;
-      auto flush = [&] {
-        if (!bin.empty() && should_rewrite(bin)) groups.push_back(bin);
-        bin.clear();
-        bin_bytes = 0;
-      };
-      for (Candidate* c : files) {
-        const int64_t size = c->task.file->file_size_in_bytes;
-        if (!bin.empty() && bin_bytes + size > options_.max_file_group_size_bytes) flush();
-        bin.push_back(c);
-        bin_bytes += size;
+      auto bins = internal::pack_in_order(
+          files, options_.max_file_group_size_bytes,
+          [](const Candidate* c) { return c->task.file->file_size_in_bytes; });
+      for (auto& bin : bins) {
+        if (should_rewrite(bin)) groups.push_back(std::move(bin));
       }
-      flush();
     }
     return groups;
   }
@@ -384,34 +337,34 @@ Result<RewriteDataFilesOptions> RewriteDataFilesOptions::from_map(
   RewriteDataFilesOptions o;
   for (const auto& [key, value] : map) {
     if (key == "target-file-size-bytes") {
-      o.target_file_size_bytes = FLOE_TRY(long_option(key, value));
+      o.target_file_size_bytes = FLOE_TRY(internal::long_option(kAction, key, value));
       if (o.target_file_size_bytes <= 0) return invalid_argument("{} must be positive", key);
     } else if (key == "min-file-size-bytes") {
-      o.min_file_size_bytes = FLOE_TRY(long_option(key, value));
+      o.min_file_size_bytes = FLOE_TRY(internal::long_option(kAction, key, value));
       if (o.min_file_size_bytes < 0) return invalid_argument("{} must not be negative", key);
     } else if (key == "max-file-size-bytes") {
-      o.max_file_size_bytes = FLOE_TRY(long_option(key, value));
+      o.max_file_size_bytes = FLOE_TRY(internal::long_option(kAction, key, value));
       if (o.max_file_size_bytes < 0) return invalid_argument("{} must not be negative", key);
     } else if (key == "min-input-files") {
-      o.min_input_files = FLOE_TRY(long_option(key, value));
+      o.min_input_files = FLOE_TRY(internal::long_option(kAction, key, value));
     } else if (key == "delete-file-threshold") {
-      o.delete_file_threshold = FLOE_TRY(long_option(key, value));
+      o.delete_file_threshold = FLOE_TRY(internal::long_option(kAction, key, value));
     } else if (key == "delete-ratio-threshold") {
-      o.delete_ratio_threshold = FLOE_TRY(double_option(key, value));
+      o.delete_ratio_threshold = FLOE_TRY(internal::double_option(kAction, key, value));
     } else if (key == "rewrite-all") {
-      o.rewrite_all = FLOE_TRY(bool_option(key, value));
+      o.rewrite_all = FLOE_TRY(internal::bool_option(kAction, key, value));
     } else if (key == "max-file-group-size-bytes") {
-      o.max_file_group_size_bytes = FLOE_TRY(long_option(key, value));
+      o.max_file_group_size_bytes = FLOE_TRY(internal::long_option(kAction, key, value));
     } else if (key == "partial-progress.enabled") {
-      o.partial_progress = FLOE_TRY(bool_option(key, value));
+      o.partial_progress = FLOE_TRY(internal::bool_option(kAction, key, value));
     } else if (key == "partial-progress.max-commits") {
-      o.partial_progress_max_commits = FLOE_TRY(long_option(key, value));
+      o.partial_progress_max_commits = FLOE_TRY(internal::long_option(kAction, key, value));
     } else if (key == "max-concurrent-file-group-rewrites") {
-      o.max_concurrent_file_group_rewrites = FLOE_TRY(long_option(key, value));
+      o.max_concurrent_file_group_rewrites = FLOE_TRY(internal::long_option(kAction, key, value));
     } else if (key == "use-starting-sequence-number") {
-      o.use_starting_sequence_number = FLOE_TRY(bool_option(key, value));
+      o.use_starting_sequence_number = FLOE_TRY(internal::bool_option(kAction, key, value));
     } else if (key == "remove-dangling-deletes") {
-      o.remove_dangling_deletes = FLOE_TRY(bool_option(key, value));
+      o.remove_dangling_deletes = FLOE_TRY(internal::bool_option(kAction, key, value));
     } else {
       return invalid_argument(
           "rewrite_data_files has no option '{}' (known: target-file-size-bytes, "

@@ -117,11 +117,16 @@ Result<std::vector<ManifestFile>> SnapshotProducer::write_new_manifests(
     auto writer = FLOE_TRY(ManifestWriter::make(
         *io_, [&](int) { return manifest_path(base); }, ctx.schema, spec,
         writer_options(base, target, content)));
-    // Rewritten data files may keep an older data sequence number; delete files take the
-    // snapshot's.
-    const std::optional<int64_t> seq =
-        content == ManifestContent::kData ? new_data_sequence_number_ : std::nullopt;
-    for (const DataFile* f : files) FLOE_TRY(writer->add(*f, seq));
+    // Rewritten files may keep an older data sequence number; other files take the snapshot's.
+    for (const DataFile* f : files) {
+      std::optional<int64_t> seq = new_data_sequence_number_;
+      if (content == ManifestContent::kDeletes) {
+        auto it = added_delete_sequence_numbers_.find(delete_key(*f));
+        seq = it != added_delete_sequence_numbers_.end() ? std::optional<int64_t>(it->second)
+                                                         : std::nullopt;
+      }
+      FLOE_TRY(writer->add(*f, seq));
+    }
     auto written = FLOE_TRY(writer->finish());
     manifests.insert(manifests.end(), written.begin(), written.end());
   }

@@ -104,8 +104,10 @@ class SnapshotProducer : public PendingUpdate {
   bool validate_deleted_files_ = false;
   bool validate_added_match_filter_ = false;
   bool fail_any_delete_ = false;
-  // Rewrite: the data sequence number of the added data files (unset: the snapshot's).
+  // Rewrite: the data sequence number of the added data files (unset: the snapshot's), and of
+  // added delete files that keep the one of the delete files they replace.
   std::optional<int64_t> new_data_sequence_number_;
+  std::map<internal::DeleteKey, int64_t> added_delete_sequence_numbers_;
   bool staged_ = false;
 
  private:

@@ -155,6 +155,14 @@ RewriteFiles& RewriteFiles::add_file(DataFile file) {
   producer_->added_.push_back(std::move(file));
   return *this;
 }
+RewriteFiles& RewriteFiles::add_deletes(DataFile file,
+                                        std::optional<int64_t> data_sequence_number) {
+  if (data_sequence_number) {
+    producer_->added_delete_sequence_numbers_[internal::delete_key(file)] = *data_sequence_number;
+  }
+  producer_->added_deletes_.push_back(std::move(file));
+  return *this;
+}
 RewriteFiles& RewriteFiles::data_sequence_number(int64_t sequence_number) {
   producer_->new_data_sequence_number_ = sequence_number;
   return *this;

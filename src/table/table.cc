@@ -4,6 +4,7 @@
 #include <unordered_map>
 
 #include "floe/spec/table_properties.h"
+#include "floe/table/expire_snapshots.h"
 #include "floe/util/uuid.h"
 
 namespace floe {
@@ -200,5 +201,6 @@ RewriteFiles Table::new_rewrite() { return RewriteFiles(new_transaction(), true)
 UpdateProperties Table::update_properties() { return UpdateProperties(new_transaction(), true); }
 UpdateSchema Table::update_schema() { return UpdateSchema(new_transaction(), true); }
 ManageSnapshots Table::manage_snapshots() { return ManageSnapshots(new_transaction(), true); }
+ExpireSnapshots Table::expire_snapshots() { return ExpireSnapshots(shared_from_this()); }
 
 }  // namespace floe

@@ -1190,5 +1190,52 @@ TEST_F(RowDeltaTest, RewriteFilesKeepsTheSequenceNumberAndChecksItsFiles) {
   EXPECT_EQ(live_files(*t), std::set<std::string>{ab.file_path});
 }
 
+// RewriteFiles of delete files (rewrite_position_delete_files' commit): the new delete file keeps
+// the data sequence number it is given, so it applies to the data files the replaced ones did
+// and not to data added since; the replaced delete files must be live, and a rewrite cannot add
+// delete files without replacing some.
+TEST_F(RowDeltaTest, RewriteFilesOfDeleteFilesKeepsTheirSequenceNumber) {
+  auto t = create({}, true, 2);
+  DataFile a = file("a", "x", 10);
+  ASSERT_OK(t->new_append().append_file(a).commit());
+  DataFile d1 = pos_delete("d1", "x", 1, a.file_path), d2 = pos_delete("d2", "x", 1, a.file_path);
+  ASSERT_OK(t->new_row_delta().add_deletes(d1).commit());
+  ASSERT_OK(t->new_row_delta().add_deletes(d2).commit());
+  const int64_t highest = t->metadata()->current_snapshot()->sequence_number;  // 3
+  DataFile later = file("later", "x", 10);
+  ASSERT_OK(t->new_append().append_file(later).commit());
+  DataFile merged = pos_delete("d12", "x", 2, a.file_path);
+  ASSERT_OK(
+      t->new_rewrite().remove_deletes(d1).remove_deletes(d2).add_deletes(merged, highest).commit());
+  const Snapshot* s = t->metadata()->current_snapshot();
+  EXPECT_EQ(s->operation(), "replace");
+  EXPECT_EQ(s->sequence_number, 5);
+  EXPECT_EQ(s->summary.at("added-position-delete-files"), "1");
+  EXPECT_EQ(s->summary.at("removed-position-delete-files"), "2");
+  EXPECT_EQ(live_deletes(*t), std::set<std::string>{merged.file_path});
+  int added = 0;
+  for (const auto& e : entries(*t, ManifestContent::kDeletes)) {
+    if (e.status != ManifestEntryStatus::kAdded) continue;
+    ++added;
+    EXPECT_EQ(e.sequence_number, highest);
+    EXPECT_EQ(e.file_sequence_number, 5);
+  }
+  EXPECT_EQ(added, 1);
+  // Gone already, or added without replacing.
+  EXPECT_EQ(t->new_rewrite()
+                .remove_deletes(d1)
+                .add_deletes(pos_delete("d3", "x", 1, a.file_path), highest)
+                .commit()
+                .kind(),
+            ErrorKind::kCommitConflict);
+  EXPECT_NE(t->new_rewrite()
+                .add_deletes(pos_delete("d4", "x", 1, a.file_path))
+                .commit()
+                .message()
+                .find("must replace some"),
+            std::string::npos);
+  EXPECT_EQ(live_deletes(*t), std::set<std::string>{merged.file_path});
+}
+
 }  // namespace
 }  // namespace floe::testing

@@ -8,7 +8,8 @@
 //   DeleteFiles        metadata-only delete by row filter or path
 //   ReplacePartitions  dynamic partition overwrite
 //   RowDelta           row-level changes: data files and delete files added and removed
-//   RewriteFiles       compaction: data files replaced by files of the same rows ("replace")
+//   RewriteFiles       compaction: data (or delete) files replaced by files of the same rows
+//                      (or deletes), "replace"
 // Delete files (position deletes, deletion vectors, equality deletes) go to delete manifests;
 // every producer but the fast append also drops delete files that can no longer apply: the
 // deletion vectors of removed data files, delete files older than every live data file, and
@@ -141,6 +142,10 @@ class RowDelta : public SnapshotUpdate {
 // position delete or deletion vector added for a replaced file since validate_from_snapshot
 // (default: the branch head the rewrite was first applied to) is a conflict, since its rows
 // would come back; without the sequence number, so is any new delete for a replaced file.
+// Delete files may be rewritten too (rewrite_position_delete_files): add_deletes adds a delete
+// file holding deletes of the removed ones, with the data sequence number given (the highest of
+// the files it replaces, so it applies to the same data files and not to data added since) or
+// else the new snapshot's; a rewrite that adds delete files must remove some.
 class RewriteFiles : public SnapshotUpdate {
  public:
   RewriteFiles(Transaction txn, bool auto_commit);
@@ -148,6 +153,8 @@ class RewriteFiles : public SnapshotUpdate {
   // A delete file (a DV named by its path and content_offset).
   RewriteFiles& remove_deletes(DataFile file);
   RewriteFiles& add_file(DataFile file);
+  RewriteFiles& add_deletes(DataFile file,
+                            std::optional<int64_t> data_sequence_number = std::nullopt);
   RewriteFiles& data_sequence_number(int64_t sequence_number);
   RewriteFiles& validate_from_snapshot(int64_t snapshot_id);
   RewriteFiles& to_branch(const std::string& name) { return set_branch(name), *this; }

@@ -26,6 +26,8 @@
 
 namespace floe {
 
+class ExpireSnapshots;
+
 class Table : public std::enable_shared_from_this<Table> {
  public:
   static Result<std::shared_ptr<Table>> load(CatalogPtr catalog, TableIdentifier id);
@@ -64,6 +66,9 @@ class Table : public std::enable_shared_from_this<Table> {
   UpdatePartitionSpec update_spec();
   ReplaceSortOrder replace_sort_order();
   ManageSnapshots manage_snapshots();
+  // Snapshot expiration and the cleanup of the files it leaves unreachable
+  // (floe/table/expire_snapshots.h); commits a transaction of its own.
+  ExpireSnapshots expire_snapshots();
 
   // Installs committed or reloaded metadata (used by Transaction).
   void set_current(std::shared_ptr<const TableMetadata> metadata, std::string location);

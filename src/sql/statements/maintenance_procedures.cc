@@ -3,15 +3,25 @@
 //       [, options => map('min-input-files', '2', ...)] [, where => 'day >= ''2026-06-01''']);
 //   CALL system.remove_orphan_files(table => 'db.t' [, older_than => TIMESTAMP '...']
 //       [, location => '...'] [, dry_run => true] [, max_concurrent_deletes => 4]);
-// as Spark runs them: the work is the library's (floe/table/rewrite_data_files.h), the result
-// row has Spark's columns.
+//   CALL system.rewrite_manifests(table => 'db.t' [, use_caching => false] [, spec_id => 0]);
+//   CALL system.rewrite_position_delete_files(table => 'db.t'
+//       [, options => map('rewrite-all', 'true', ...)] [, where => 'day >= ''2026-06-01''']);
+//   CALL system.expire_snapshots(table => 'db.t' [, older_than => TIMESTAMP '...']
+//       [, retain_last => 1] [, max_concurrent_deletes => 4] [, stream_results => true]
+//       [, snapshot_ids => array(1, 2)] [, clean_expired_metadata => false]);
+// as Spark runs them: the work is the library's (floe/table/rewrite_data_files.h,
+// remove_orphan_files.h, rewrite_manifests.h, rewrite_position_deletes.h, expire_snapshots.h),
+// the result row has Spark's columns.
 #include <fmt/format.h>
 
 #include <chrono>
 
 #include "floe/sql/filter.h"
+#include "floe/table/expire_snapshots.h"
 #include "floe/table/remove_orphan_files.h"
 #include "floe/table/rewrite_data_files.h"
+#include "floe/table/rewrite_manifests.h"
+#include "floe/table/rewrite_position_deletes.h"
 #include "floe/util/strings.h"
 #include "sql/statements/procedures_internal.h"
 
@@ -40,6 +50,42 @@ Result<std::map<std::string, std::string>> options_arg(const WriteContext& ctx,
     out[text(keys[i])] = text(values[i]);
   }
   return out;
+}
+
+// A boolean argument; NULL gives nullopt (Spark's procedures take NULL as not given).
+Result<std::optional<bool>> optional_bool(const WriteContext& ctx, const CallArgs& args,
+                                          const char* name) {
+  const ast::Expr* e = args.get(name);
+  if (!e) return std::optional<bool>{};
+  Literal v = FLOE_TRY(constant_value(ctx, *e));
+  if (v.is_null()) return std::optional<bool>{};
+  if (!v.type() || v.type()->id() != TypeId::kBoolean) {
+    return error_at(e->pos, fmt::format("{} must be true or false", name));
+  }
+  return std::optional<bool>{v.as_bool()};
+}
+
+// An integer argument; NULL gives nullopt.
+Result<std::optional<int64_t>> optional_long(const WriteContext& ctx, const CallArgs& args,
+                                             const char* name) {
+  const ast::Expr* e = args.get(name);
+  if (!e) return std::optional<int64_t>{};
+  Literal v = FLOE_TRY(constant_value(ctx, *e));
+  if (v.is_null()) return std::optional<int64_t>{};
+  return std::optional<int64_t>{FLOE_TRY(constant_long(ctx, *e, name))};
+}
+
+// A TIMESTAMP argument in milliseconds; NULL gives nullopt.
+Result<std::optional<int64_t>> optional_timestamp_ms(const WriteContext& ctx, const CallArgs& args,
+                                                     const char* name) {
+  const ast::Expr* e = args.get(name);
+  if (!e) return std::optional<int64_t>{};
+  BoundExprPtr ts = FLOE_TRY(ctx.binder.bind(*e, Scope{}));
+  ts = FLOE_TRY(cast(std::move(ts), Type::timestamptz()));
+  Literal v = FLOE_TRY(evaluate_constant(*ts));
+  if (v.is_null()) return std::optional<int64_t>{};
+  const int64_t micros = v.as_int64();
+  return std::optional<int64_t>{micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000)};
 }
 
 }  // namespace
@@ -132,6 +178,138 @@ Status call_remove_orphan_files(WriteContext& ctx, const ast::CallStatement& cal
   if (ctx.sink.rows && batch.num_rows > 0) FLOE_TRY(ctx.sink.rows(batch));
   if (ctx.sink.end) ctx.sink.end();
   return Status::OK();
+}
+
+// rewrite_manifests(table, use_caching, spec_id): use_caching is accepted and ignored (Spark's
+// caching of the entries it shuffles).
+Status call_rewrite_manifests(WriteContext& ctx, const ast::CallStatement& call) {
+  CallArgs args(call, {"table", "use_caching", "spec_id"});
+  FLOE_TRY(args.check());
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
+  RewriteManifestsOptions options;
+  if (const ast::Expr* e = args.get("use_caching")) {
+    Literal v = FLOE_TRY(constant_value(ctx, *e));
+    if (v.is_null() || !v.type() || v.type()->id() != TypeId::kBoolean) {
+      return error_at(e->pos, "use_caching must be true or false");
+    }
+  }
+  if (const ast::Expr* e = args.get("spec_id")) {
+    const int64_t id = FLOE_TRY(constant_long(ctx, *e, "spec_id"));
+    if (id < 0 || id > INT32_MAX) return error_at(e->pos, "spec_id must be a partition spec id");
+    options.spec_id = static_cast<int32_t>(id);
+  }
+  options.threads = ctx.exec.threads;
+  if (ctx.sink.work) {
+    options.progress = [&ctx](int64_t manifests, int64_t total, int64_t bytes,
+                              int64_t bytes_total) {
+      ctx.sink.work("rewrite_manifests", manifests, total, bytes, bytes_total);
+    };
+  }
+  RewriteManifestsResult r = FLOE_TRY(rewrite_manifests(*table, options));
+  return emit_row(ctx, {"rewritten_manifests_count", "added_manifests_count"},
+                  {Type::int32(), Type::int32()},
+                  {Literal::int32(static_cast<int32_t>(r.rewritten_manifests)),
+                   Literal::int32(static_cast<int32_t>(r.added_manifests))});
+}
+
+Status call_rewrite_position_delete_files(WriteContext& ctx, const ast::CallStatement& call) {
+  CallArgs args(call, {"table", "options", "where"});
+  FLOE_TRY(args.check());
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
+  RewritePositionDeletesOptions options;
+  if (const ast::Expr* e = args.get("options")) {
+    options = FLOE_TRY(RewritePositionDeletesOptions::from_map(FLOE_TRY(options_arg(ctx, *e))));
+  }
+  if (const ast::Expr* e = args.get("where")) {
+    std::string where = FLOE_TRY(constant_string(ctx, *e, "where"));
+    options.filter = FLOE_TRY(parse_filter(where, *table->metadata()->schema()));
+  }
+  options.threads = ctx.exec.threads;
+  if (ctx.sink.work) {
+    options.progress = [&ctx](int64_t files, int64_t files_total, int64_t bytes,
+                              int64_t bytes_total) {
+      ctx.sink.work("rewrite_position_delete_files", files, files_total, bytes, bytes_total);
+    };
+  }
+  RewritePositionDeletesResult r = FLOE_TRY(rewrite_position_deletes(*table, options));
+  return emit_row(ctx,
+                  {"rewritten_delete_files_count", "added_delete_files_count",
+                   "rewritten_bytes_count", "added_bytes_count"},
+                  {Type::int32(), Type::int32(), Type::int64(), Type::int64()},
+                  {Literal::int32(static_cast<int32_t>(r.rewritten_delete_files)),
+                   Literal::int32(static_cast<int32_t>(r.added_delete_files)),
+                   Literal::int64(r.rewritten_bytes), Literal::int64(r.added_bytes)});
+}
+
+Status call_expire_snapshots(WriteContext& ctx, const ast::CallStatement& call) {
+  CallArgs args(call, {"table", "older_than", "retain_last", "max_concurrent_deletes",
+                       "stream_results", "snapshot_ids", "clean_expired_metadata"});
+  FLOE_TRY(args.check());
+  std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
+  ExpireSnapshots expire = table->expire_snapshots();
+  if (auto older_than = FLOE_TRY(optional_timestamp_ms(ctx, args, "older_than"))) {
+    expire.expire_older_than(*older_than);
+  }
+  if (auto n = FLOE_TRY(optional_long(ctx, args, "retain_last"))) {
+    if (*n < 1 || *n > INT32_MAX) {
+      return invalid_argument("Number of snapshots to retain must be at least 1, cannot be: {}",
+                              *n);
+    }
+    expire.retain_last(static_cast<int32_t>(*n));
+  }
+  if (auto n = FLOE_TRY(optional_long(ctx, args, "max_concurrent_deletes"))) {
+    if (*n < 1 || *n > 1024) {
+      return invalid_argument(
+          "max_concurrent_deletes should have value > 0 (at most 1024), value: {}", *n);
+    }
+    expire.max_concurrent_deletes(static_cast<int>(*n));
+  }
+  // stream_results: Spark streams the files to delete to its driver instead of collecting
+  // them; here they never leave the process, so it changes nothing.
+  (void)FLOE_TRY(optional_bool(ctx, args, "stream_results"));
+  if (const ast::Expr* e = args.get("snapshot_ids")) {
+    Literal v = FLOE_TRY(constant_value(ctx, *e));
+    if (!v.is_null()) {
+      if (!v.type() || v.type()->id() != TypeId::kList) {
+        return error_at(e->pos, "snapshot_ids must be an array of snapshot ids, e.g. array(1, 2)");
+      }
+      for (const Literal& id : v.list_elements()) {
+        if (id.is_null() || !id.type() ||
+            (id.type()->id() != TypeId::kInt && id.type()->id() != TypeId::kLong)) {
+          return error_at(e->pos, "snapshot_ids must hold snapshot ids (integers), not NULL");
+        }
+        expire.expire_snapshot_id(id.type()->id() == TypeId::kInt ? id.as_int32() : id.as_int64());
+      }
+    }
+  }
+  if (auto clean = FLOE_TRY(optional_bool(ctx, args, "clean_expired_metadata"))) {
+    expire.clean_expired_metadata(*clean);
+  }
+  expire.plan_threads(ctx.exec.threads);
+  if (ctx.sink.work) {
+    expire.on_progress(
+        [&ctx](int64_t files, int64_t files_total, int64_t bytes, int64_t bytes_total) {
+          ctx.sink.work("expire_snapshots", files, files_total, bytes, bytes_total);
+        });
+  }
+  ExpireSnapshotsResult r = FLOE_TRY(expire.commit());
+  if (r.failed_deletes > 0) {
+    // Spark logs these and leaves the files for remove_orphan_files; say so instead.
+    say(ctx, fmt::format("expire_snapshots: {} files could not be deleted (remove_orphan_files "
+                         "can remove them later); first: {}",
+                         r.failed_deletes, r.first_delete_error));
+  }
+  return emit_row(ctx,
+                  {"deleted_data_files_count", "deleted_position_delete_files_count",
+                   "deleted_equality_delete_files_count", "deleted_manifest_files_count",
+                   "deleted_manifest_lists_count", "deleted_statistics_files_count"},
+                  std::vector<TypePtr>(6, Type::int64()),
+                  {Literal::int64(r.deleted_data_files_count),
+                   Literal::int64(r.deleted_position_delete_files_count),
+                   Literal::int64(r.deleted_equality_delete_files_count),
+                   Literal::int64(r.deleted_manifest_files_count),
+                   Literal::int64(r.deleted_manifest_lists_count),
+                   Literal::int64(r.deleted_statistics_files_count)});
 }
 
 }  // namespace floe::sql

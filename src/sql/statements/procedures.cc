@@ -198,7 +198,10 @@ Status dispatch(WriteContext& ctx, const ast::CallStatement& call) {
   if (proc == "register_table") return call_register_table(ctx, call);
   if (proc == "fast_forward") return call_fast_forward(ctx, call);
   if (proc == "rewrite_data_files") return call_rewrite_data_files(ctx, call);
+  if (proc == "rewrite_manifests") return call_rewrite_manifests(ctx, call);
+  if (proc == "rewrite_position_delete_files") return call_rewrite_position_delete_files(ctx, call);
   if (proc == "remove_orphan_files") return call_remove_orphan_files(ctx, call);
+  if (proc == "expire_snapshots") return call_expire_snapshots(ctx, call);
   return not_found("unknown procedure system.{}", parts[1]);
 }
 

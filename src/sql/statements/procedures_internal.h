@@ -2,7 +2,7 @@
 // result columns. procedures.cc holds the argument handling and the snapshot and registration
 // procedures (rollback_to_snapshot, rollback_to_timestamp, set_current_snapshot, fast_forward,
 // register_table); maintenance_procedures.cc the maintenance ones (rewrite_data_files,
-// remove_orphan_files).
+// remove_orphan_files, rewrite_manifests, rewrite_position_delete_files, expire_snapshots).
 #pragma once
 
 #include <string>
@@ -47,5 +47,8 @@ Result<std::string> constant_string(const WriteContext& ctx, const ast::Expr& ex
 // Maintenance procedures (maintenance_procedures.cc).
 Status call_rewrite_data_files(WriteContext& ctx, const ast::CallStatement& call);
 Status call_remove_orphan_files(WriteContext& ctx, const ast::CallStatement& call);
+Status call_rewrite_manifests(WriteContext& ctx, const ast::CallStatement& call);
+Status call_rewrite_position_delete_files(WriteContext& ctx, const ast::CallStatement& call);
+Status call_expire_snapshots(WriteContext& ctx, const ast::CallStatement& call);
 
 }  // namespace floe::sql
