@@ -68,8 +68,15 @@ Status inspect_manifests(const GlobalOptions& options, const std::string& metada
                          const TableMetadata& metadata, const InspectOptions& inspect,
                          std::ostream& out);
 
-// floe demo: walks through what floe can do so far on generated data.
-Status run_demo(const GlobalOptions& options, std::ostream& out);
+struct DemoOptions {
+  std::string lesson = "all";  // --lesson a|b|c: one lesson
+  int64_t rows = 1000000;      // --rows N: scales the data (the orders table has N rows)
+  bool keep = false;           // --keep: keep the demo's directory
+};
+
+// floe demo: the three lessons of docs/lessons.md end to end on generated data, in a fresh
+// directory under the warehouse (demo.cc, demo_lesson_a.cc, demo_lesson_b.cc, demo_lesson_c.cc).
+Status run_demo(const GlobalOptions& options, const DemoOptions& demo, std::ostream& out);
 
 struct ScanCommand {
   std::string table;  // metadata JSON file or table directory

@@ -1,100 +1,255 @@
-// floe demo: a walk through what floe does so far, on generated data. It grows with each
-// feature; today: partition transforms and their paths (lesson C), then the lesson A table
-// created in the catalog, written in two commits, its files and manifests, and the planning
-// funnel of a query on it.
+// floe demo: the three Iceberg lessons end to end on generated data (docs/lessons.md), in a fresh
+// directory with the embedded SQLite catalog: each statement as the lesson writes it and what
+// floe prints for it. The lessons are in demo_lesson_a.cc, demo_lesson_b.cc, demo_lesson_c.cc;
+// this file holds the runner they share and the command.
 #include <fmt/format.h>
+#include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <ostream>
+#include <sstream>
 
 #include "cli/cli_internal.h"
-#include "floe/spec/literal.h"
-#include "floe/spec/partition_spec.h"
-#include "floe/util/date_time_text.h"
+#include "cli/demo_internal.h"
+#include "cli/error_text_internal.h"
+#include "cli/result_format_internal.h"
+#include "floe/util/strings.h"
 
 namespace floe::cli {
 
-Status run_demo(const GlobalOptions& options, std::ostream& out) {
-  out << "== 1. Partition transforms and paths (lesson C) ==\n";
-  // PARTITIONED BY (days(event_ts), bucket(16, user_id)) on (user_id 2, event_ts 5).
-  const PartitionSpec spec(0, {{5, {}, 1000, "event_ts_day", Transform::day()},
-                               {2, {}, 1001, "user_id_bucket", Transform::bucket(16)}});
-  struct Row {
-    int64_t user_id;
-    const char* ts;
-  };
-  for (Row row : {Row{482910, "2026-05-01T10:15:00+00:00"}, Row{17, "2026-06-20T00:30:00+00:00"},
-                  Row{482910, "1969-12-31T23:59:59.999999+00:00"}}) {
-    int64_t micros = FLOE_TRY(parse_timestamp(row.ts, true));
-    Literal day = FLOE_TRY(spec.fields()[0].transform.apply(Literal::timestamptz(micros)));
-    Literal bucket = FLOE_TRY(spec.fields()[1].transform.apply(Literal::int64(row.user_id)));
-    out << "  user_id=" << row.user_id << " event_ts=" << row.ts << "  ->  "
-        << spec.partition_to_path({day, bucket}) << "\n";
-  }
+namespace demo {
 
-  // The lesson's table through the write path: catalog, partitioned writes, commits.
-  auto step = [&](const std::string& title, const std::string& script) -> Status {
-    out << "\n== " << title << " ==\n";
-    for (size_t start = 0; start < script.size();) {
-      size_t end = script.find(";\n", start);
-      if (end == std::string::npos) end = script.size();
-      std::string statement = script.substr(start, end - start);
-      start = end + 2;
-      if (statement.find_first_not_of(" \n") == std::string::npos) continue;
-      out << "floe> " << statement << ";\n";
-      SqlCommand sql;
-      sql.sql = statement;
-      FLOE_TRY(run_sql(options, sql, out));
+namespace {
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+std::string join(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (const auto& p : parts) out += (out.empty() ? "" : sep) + p;
+  return out;
+}
+
+sql::SessionOptions session_options(const std::string& warehouse, const std::string& catalog) {
+  sql::SessionOptions o;
+  o.warehouse = warehouse;
+  o.catalog_name = catalog;
+  return o;
+}
+
+}  // namespace
+
+Demo::Demo(std::string warehouse, int64_t rows, std::ostream& out)
+    : warehouse_(std::move(warehouse)),
+      rows_(rows),
+      out_(out),
+      session_(std::make_unique<sql::Session>(session_options(warehouse_, "lakehouse"))),
+      prod_(std::make_unique<sql::Session>(session_options(warehouse_, "prod"))) {}
+
+Demo::~Demo() = default;
+
+void Demo::lesson(const std::string& title) {
+  out_ << "\n" << std::string(96, '=') << "\n" << title << "\n" << std::string(96, '=') << "\n";
+}
+
+void Demo::step(const std::string& title) { out_ << "\n--- " << title << " ---\n"; }
+
+void Demo::note(const std::string& text) {
+  std::string line;
+  for (const std::string& word : split(text, ' ', /*skip_empty=*/true)) {
+    if (!line.empty() && line.size() + 1 + word.size() > 93) {
+      out_ << "-- " << line << "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out_ << "-- " << line << "\n";
+}
+
+std::string Demo::shorten(std::string text) const {
+  return replace_all(std::move(text), warehouse_ + "/", "$WH/");
+}
+
+Status Demo::run(sql::Session& session, const std::string& statement, int64_t max_rows,
+                 bool expect_error) {
+  out_ << "\nfloe> " << replace_all(statement, "\n", "\n      ") << ";\n";
+  std::unique_ptr<ResultPrinter> printer;
+  sql::ResultSink sink;
+  sink.begin = [&](const std::vector<NestedField>& fields) {
+    printer = std::make_unique<ResultPrinter>(out_, ResultPrinter::Format::kTable);
+    printer->max_rows = max_rows;
+    printer->cell_text = [this](std::string cell) { return shorten(std::move(cell)); };
+    printer->begin(fields);
+  };
+  sink.rows = [&](const ColumnBatch& batch) {
+    printer->add(batch);
+    return Status::OK();
+  };
+  sink.end = [&] {
+    printer->end();
+    printer.reset();
+  };
+  sink.explain = [&](const std::string& text, const std::vector<ScanReport>&) { out_ << text; };
+  sink.message = [&](const std::string& m) { out_ << shorten(m) << "\n"; };
+  Status s = run_guarded([&] { return session.run(statement, sink); });
+  if (expect_error) {
+    if (s.ok()) return invalid_argument("the lesson expects an error from: {}", statement);
+    out_ << "Error: " << shorten(escape_control_chars(s.message())) << "\n";
+    return Status::OK();
+  }
+  return s;
+}
+
+Status Demo::sql(const std::string& statement, int64_t max_rows) {
+  return run(*session_, statement, max_rows, false);
+}
+
+Status Demo::sql_prod(const std::string& statement) { return run(*prod_, statement, 12, false); }
+
+Status Demo::sql_error(const std::string& statement) { return run(*session_, statement, 12, true); }
+
+Status Demo::explain(const std::string& query) {
+  out_ << "\nfloe> EXPLAIN " << replace_all(query, "\n", "\n      ") << ";\n";
+  std::vector<ScanReport> reports;
+  sql::ResultSink sink;
+  sink.explain = [&](const std::string&, const std::vector<ScanReport>& r) { reports = r; };
+  FLOE_TRY(session_->run("EXPLAIN " + query, sink));
+  for (const ScanReport& r : reports) {
+    out_ << fmt::format(
+        "Manifests: {} total, {} skipped, {} scanned | Data Files: {} in scanned manifests, {} "
+        "skipped, {} scanned | Delete Files matched: {} | Residual: {}\n",
+        r.total_data_manifests, r.skipped_data_manifests, r.scanned_data_manifests,
+        r.total_data_files, r.skipped_data_files, r.scanned_data_files, r.matched_delete_files,
+        r.residuals.empty() ? std::string("true") : join(r.residuals, " | "));
+  }
+  return Status::OK();
+}
+
+GlobalOptions Demo::cli_options() const {
+  GlobalOptions o;
+  o.warehouse = warehouse_;
+  o.catalog_name = "lakehouse";
+  return o;
+}
+
+Status Demo::doctor(const std::string& table) {
+  out_ << "\n$ floe --warehouse $WH doctor " << table << "\n";
+  DoctorCommand cmd;
+  cmd.table = table;
+  bool needs_maintenance = false;
+  FLOE_TRY(run_doctor(cli_options(), cmd, out_, &needs_maintenance));
+  out_ << "(exit code " << (needs_maintenance ? 1 : 0) << ")\n";
+  return Status::OK();
+}
+
+Status Demo::cdc(const std::string& table, const std::vector<std::string>& keys,
+                 const std::string& file) {
+  out_ << "\n$ floe --warehouse $WH cdc " << table;
+  for (const auto& k : keys) out_ << " --key " << k;
+  out_ << " " << shorten(file) << "\n";
+  CdcCommand cmd;
+  cmd.table = table;
+  cmd.keys = keys;
+  cmd.file = file;
+  return run_cdc(cli_options(), cmd, out_);
+}
+
+Status Demo::inspect_specs(const std::string& table_dir) {
+  out_ << "\n$ floe inspect $WH/" << table_dir << "   (its partition specs)\n";
+  std::ostringstream report;
+  FLOE_TRY(run_inspect(cli_options(), warehouse_ + "/" + table_dir, InspectOptions{}, report));
+  bool in_specs = false;
+  std::istringstream lines(report.str());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("partition specs")) in_specs = true;
+    if (in_specs && line.empty()) break;
+    if (in_specs) out_ << line << "\n";
+  }
+  return Status::OK();
+}
+
+Result<std::vector<std::vector<std::string>>> Demo::query(const std::string& query) {
+  std::vector<std::vector<std::string>> rows;
+  sql::ResultSink sink;
+  sink.rows = [&](const ColumnBatch& batch) {
+    for (int64_t r = 0; r < batch.num_rows; ++r) {
+      std::vector<std::string> row;
+      for (const auto& c : batch.columns) row.push_back(spark_cell(*c, r));
+      rows.push_back(std::move(row));
     }
     return Status::OK();
   };
-  // Rows spread over 4 countries and the two days from `day` (2024-06-<day>).
-  auto rows = [](int64_t first, int64_t end, int day) {
-    return fmt::format(
-        "SELECT id AS sale_id, id % 100000 AS user_id, CASE id % 4 WHEN 0 THEN 'DE' WHEN 1 THEN "
-        "'FR' WHEN 2 THEN 'US' ELSE 'PL' END AS country, CAST(id % 60 AS INT) + 10 AS age, "
-        "CAST((id % 100000) / 100.0 AS DECIMAL(12, 2)) AS amount, CAST({} + id % 172800 AS "
-        "TIMESTAMP) AS event_ts FROM range({}, {})",
-        1718409600 + (day - 15) * 86400, first, end);
-  };
-  FLOE_TRY(step("2. A partitioned table in the catalog, written in two commits (lesson A)",
-                "CREATE NAMESPACE IF NOT EXISTS lakehouse.analytics;\n"
-                "DROP TABLE IF EXISTS lakehouse.analytics.sales PURGE;\n"
-                "CREATE TABLE lakehouse.analytics.sales (sale_id BIGINT, user_id BIGINT, "
-                "country STRING, age INT, amount DECIMAL(12, 2), event_ts TIMESTAMP) USING "
-                "iceberg PARTITIONED BY (country, days(event_ts));\n"
-                "INSERT INTO lakehouse.analytics.sales " +
-                    rows(0, 500000, 15) + ";\n" + "INSERT INTO lakehouse.analytics.sales " +
-                    rows(500000, 1000000, 17) +
-                    ";\n"
-                    "SELECT country, count(*) AS rows, sum(amount) AS amount FROM "
-                    "lakehouse.analytics.sales GROUP BY country ORDER BY country"));
-  FLOE_TRY(step("3. What the commits wrote: files per partition, manifests with summaries",
-                "SELECT partition, count(*) AS files, sum(record_count) AS records FROM "
-                "lakehouse.analytics.sales.files GROUP BY partition ORDER BY partition LIMIT 5;\n"
-                "SELECT added_snapshot_id, added_data_files_count, "
-                "partition_summaries[0].lower_bound AS country_lo, "
-                "partition_summaries[0].upper_bound AS country_hi, "
-                "partition_summaries[1].lower_bound AS day_lo, "
-                "partition_summaries[1].upper_bound AS day_hi FROM "
-                "lakehouse.analytics.sales.manifests;\n"
-                "SELECT snapshot_id, operation, summary['added-data-files'] AS added_files, "
-                "summary['total-records'] AS total_records FROM "
-                "lakehouse.analytics.sales.snapshots ORDER BY committed_at"));
-  FLOE_TRY(step("4. Scan planning: manifests and files skipped (EXPLAIN)",
-                "EXPLAIN SELECT * FROM lakehouse.analytics.sales WHERE country = 'DE' AND age > "
-                "18 AND event_ts >= '2024-06-15' AND event_ts < '2024-06-16'"));
+  FLOE_TRY(session_->run(query, sink));
+  return rows;
+}
 
-  // The SQL engine on generated rows: Iceberg's bucket and day transforms as functions, grouped.
-  out << "\n== 5. SQL: transforms as functions, aggregation (floe sql) ==\n";
-  const std::string query =
-      "SELECT system.bucket(16, id) AS bucket, count(*) AS rows, min(id), max(id), "
-      "days(TIMESTAMP '2026-05-01 10:15:00' + INTERVAL 1 DAY) AS day "
-      "FROM range(1000) WHERE id % 7 = 3 GROUP BY 1 ORDER BY rows DESC, bucket LIMIT 3";
-  out << "  " << query << "\n";
-  SqlCommand sql;
-  sql.sql = query;
-  return run_sql(options, sql, out);
+Result<double> Demo::time_ms(const std::string& query, int runs) {
+  std::vector<double> ms;
+  sql::ResultSink sink;
+  sink.rows = [](const ColumnBatch&) { return Status::OK(); };
+  for (int i = 0; i < runs; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    FLOE_TRY(session_->run(query, sink));
+    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+Result<std::shared_ptr<Table>> Demo::table(const std::string& name) {
+  CatalogPtr catalog = FLOE_TRY(session_->catalog(/*create=*/false));
+  TableIdentifier id = FLOE_TRY(session_->identifier(split(name, '.')));
+  return Table::load(catalog, id);
+}
+
+}  // namespace demo
+
+Status run_demo(const GlobalOptions& options, const DemoOptions& demo_options, std::ostream& out) {
+  if (demo_options.lesson != "all" && demo_options.lesson != "a" && demo_options.lesson != "b" &&
+      demo_options.lesson != "c") {
+    return invalid_argument("--lesson must be a, b or c (got '{}')", demo_options.lesson);
+  }
+  if (demo_options.rows < 10000) {
+    return invalid_argument("--rows must be at least 10000 (got {})", demo_options.rows);
+  }
+  // A fresh directory under the warehouse, with its own embedded catalog.
+  std::error_code ec;
+  std::filesystem::create_directories(options.warehouse, ec);
+  if (ec) return io_error("cannot create {}: {}", options.warehouse, ec.message());
+  std::string tmpl = (std::filesystem::absolute(options.warehouse) / "floe-demo-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) return io_error("cannot create a directory in {}", tmpl);
+  const std::string dir = std::filesystem::path(tmpl).lexically_normal().string();
+
+  out << "floe demo: the lessons of docs/lessons.md on generated data (" << demo_options.rows
+      << " rows)\nWH=" << dir << " (the warehouse; "
+      << (demo_options.keep ? "kept" : "removed at the end, --keep keeps it") << ")\n";
+  const auto start = std::chrono::steady_clock::now();
+  Status status = [&]() -> Status {
+    demo::Demo demo(dir, demo_options.rows, out);
+    const std::string& l = demo_options.lesson;
+    if (l == "all" || l == "a") FLOE_TRY(demo::lesson_a(demo));
+    if (l == "all" || l == "b") FLOE_TRY(demo::lesson_b(demo));
+    if (l == "all" || l == "c") FLOE_TRY(demo::lesson_c(demo));
+    return Status::OK();
+  }();
+  if (status.ok()) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    out << fmt::format("\nfloe demo finished in {:.1f} s\n", seconds);
+    if (demo_options.keep) {
+      out << "the tables stay in " << dir << ": floe --warehouse " << dir
+          << " sql \"SHOW TABLES IN analytics\"\n";
+    }
+  }
+  if (!demo_options.keep) std::filesystem::remove_all(dir, ec);
+  return status;
 }
 
 }  // namespace floe::cli

@@ -197,7 +197,10 @@ void ResultPrinter::add(const ColumnBatch& batch) {
     if (format_ == Format::kCsv) {
       for (size_t c = 0; c < cells.size(); ++c) out_ << (c ? "," : "") << csv_escape(cells[c]);
       out_ << "\n";
-    } else {
+    } else if (max_rows < 0 || static_cast<int64_t>(rows_.size()) < max_rows) {
+      if (cell_text) {
+        for (auto& cell : cells) cell = cell_text(std::move(cell));
+      }
       rows_.push_back(std::move(cells));
     }
   }
@@ -256,6 +259,9 @@ int64_t ResultPrinter::end() {
   out_ << rule << "\n";
   for (const auto& r : rows_) emit(r);
   out_ << rule << "\n";
+  if (static_cast<int64_t>(rows_.size()) < count_) {
+    out_ << "only showing top " << rows_.size() << (rows_.size() == 1 ? " row" : " rows") << "\n";
+  }
   rows_.clear();
   return count_;
 }

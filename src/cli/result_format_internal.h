@@ -1,6 +1,8 @@
 // Printing query results: an aligned table like Spark's Dataset.show(), CSV, or JSON lines.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -21,6 +23,11 @@ class ResultPrinter {
  public:
   enum class Format { kTable, kCsv, kJson };
   ResultPrinter(std::ostream& out, Format format) : out_(out), format_(format) {}
+
+  // Table format only: print at most this many rows, then "only showing top N rows" as Spark's
+  // show() does (-1: all), and pass every cell through `cell_text` (e.g. to shorten paths).
+  int64_t max_rows = -1;
+  std::function<std::string(std::string)> cell_text;
 
   void begin(const std::vector<NestedField>& fields);
   void add(const ColumnBatch& batch);

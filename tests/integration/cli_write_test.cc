@@ -499,25 +499,6 @@ TEST_F(CliWrite, LoadCsvJsonLinesAndParquet) {
 
 namespace {
 
-TEST(CliDemo, RunsTheLessonCaseTwiceInARow) {
-  char tmpl[] = "/tmp/floe-demo-XXXXXX";
-  std::string dir = mkdtemp(tmpl);
-  for (int run = 0; run < 2; ++run) {
-    auto r = run_floe("--warehouse " + shell_quote(dir + "/wh") + " demo");
-    ASSERT_EQ(r.exit_code, 0) << r.out;
-    EXPECT_NE(r.out.find("inserted 500000 rows into analytics.sales"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("Manifests skipped (pruned):               1"), std::string::npos)
-        << r.out;
-    EXPECT_NE(r.out.find("Data Files scanned:                       1"), std::string::npos)
-        << r.out;
-  }
-  fs::remove_all(dir);
-}
-
-}  // namespace
-
-namespace {
-
 class CliWriteTypes : public CliWrite {};
 
 // Every Spark type through INSERT ... VALUES (nested constructors and casts included), read back

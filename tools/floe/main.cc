@@ -152,7 +152,14 @@ int main(int argc, char** argv) {
                    "Skip the orphan check (the one that lists storage)");
   doctor->add_option("--threads", d.threads, "Manifest reading threads (default: one per core)");
 
-  auto* demo = app.add_subcommand("demo", "Walk through floe's features on generated data");
+  floe::cli::DemoOptions demo_options;
+  auto* demo = app.add_subcommand(
+      "demo", "Run the three Iceberg lessons (docs/lessons.md) end to end on generated data");
+  demo->add_option("--lesson", demo_options.lesson, "Run one lesson: a, b or c")
+      ->check(CLI::IsMember({"a", "b", "c"}));
+  demo->add_option("--rows", demo_options.rows,
+                   "Rows of the orders table; the other tables scale with it (default 1000000)");
+  demo->add_flag("--keep", demo_options.keep, "Keep the demo's warehouse directory");
 
   try {
     app.parse(argc, argv);
@@ -197,7 +204,7 @@ int main(int argc, char** argv) {
       doctor_cmd.options.check_orphans = !doctor_no_orphans;
       status = floe::cli::run_doctor(options, doctor_cmd, std::cout, &needs_maintenance);
     } else if (demo->parsed()) {
-      status = floe::cli::run_demo(options, std::cout);
+      status = floe::cli::run_demo(options, demo_options, std::cout);
     }
     return status;
   });
