@@ -49,12 +49,11 @@ nlohmann::json to_json(const DoctorReport& r) {
 void print_text(const DoctorReport& r, std::ostream& out) {
   int crossed = 0;
   for (const auto& f : r.findings) crossed += f.crossed;
-  out << fmt::format("floe doctor {} ({}): {}\n", r.table,
-                     r.snapshot_id >= 0 ? fmt::format("snapshot {}", r.snapshot_id)
-                                        : std::string("no snapshot"),
-                     crossed == 0 ? std::string("healthy")
-                                  : fmt::format("{} of {} checks need maintenance", crossed,
-                                                r.findings.size()));
+  out << fmt::format(
+      "floe doctor {} ({}): {}\n", r.table,
+      r.snapshot_id >= 0 ? fmt::format("snapshot {}", r.snapshot_id) : std::string("no snapshot"),
+      crossed == 0 ? std::string("healthy")
+                   : fmt::format("{} of {} checks need maintenance", crossed, r.findings.size()));
   for (const auto& f : r.findings) {
     out << fmt::format("{:<6} {:<16} {}\n", f.crossed ? "[WARN]" : "[ok]", f.check, f.summary);
     for (const auto& d : f.details) out << "         " << d << "\n";

@@ -141,17 +141,17 @@ void check_manifest_list(Context& c, const std::vector<ManifestFile>& manifests)
     if (total == 0) continue;
     const double ratio = static_cast<double>(deleted) / static_cast<double>(total);
     if (ratio >= c.options.deleted_ratio) {
-      by_deleted.push_back({ratio, fmt::format("{}: {} DELETED of {} entries", file_name(mf.manifest_path),
-                                               pct(ratio), total)});
+      by_deleted.push_back({ratio, fmt::format("{}: {} DELETED of {} entries",
+                                               file_name(mf.manifest_path), pct(ratio), total)});
     }
     const PartitionSpec* spec = m.spec_by_id(mf.partition_spec_id);
     if (!spec || !schema || !mf.partitions) continue;
     for (size_t i = 0; i < spec->fields().size() && i < mf.partitions->size(); ++i) {
       auto days = range_days(spec->fields()[i], *schema, (*mf.partitions)[i]);
       if (days && *days >= static_cast<double>(c.options.partition_range_days)) {
-        by_range.push_back({*days, fmt::format("{}: {} spans {:.0f} days, {} files",
-                                               file_name(mf.manifest_path),
-                                               spec->fields()[i].name, *days, total)});
+        by_range.push_back(
+            {*days, fmt::format("{}: {} spans {:.0f} days, {} files", file_name(mf.manifest_path),
+                                spec->fields()[i].name, *days, total)});
         break;
       }
     }
@@ -193,7 +193,8 @@ void check_manifest_list(Context& c, const std::vector<ManifestFile>& manifests)
     range.details = top(by_range);
     range.fix = call_rewrite_manifests + " (it clusters entries by partition)";
   }
-  range.numbers = {{"manifests_over_threshold", several ? static_cast<double>(by_range.size()) : 0}};
+  range.numbers = {
+      {"manifests_over_threshold", several ? static_cast<double>(by_range.size()) : 0}};
   c.report.findings.push_back(std::move(range));
 
   // Manifest bytes per entry against the columns that carry metrics. Each manifest starts with
@@ -254,7 +255,8 @@ void check_manifest_list(Context& c, const std::vector<ManifestFile>& manifests)
   count.check = "manifest-count";
   const double files_per_manifest =
       data_manifests > 0 ? static_cast<double>(live_files) / data_manifests : 0;
-  const bool merge = bool_property(m.properties, kManifestMergeEnabled, kManifestMergeEnabledDefault);
+  const bool merge =
+      bool_property(m.properties, kManifestMergeEnabled, kManifestMergeEnabledDefault);
   const int64_t min_merge =
       int_property(m.properties, kManifestMinMergeCount, kManifestMinMergeCountDefault);
   count.crossed = data_manifests >= c.options.min_manifests &&
@@ -295,7 +297,8 @@ Status check_files(Context& c) {
   std::map<int32_t, SpecUse> specs;
   const int64_t target =
       int_property(m.properties, kTargetFileSizeBytes, kTargetFileSizeBytesDefault);
-  const auto small_below = static_cast<int64_t>(static_cast<double>(target) * c.options.small_file_ratio);
+  const auto small_below =
+      static_cast<int64_t>(static_cast<double>(target) * c.options.small_file_ratio);
   int64_t data_files = 0, delete_refs = 0, total_bytes = 0;
   FLOE_TRY(scan.plan_files([&](FileScanTask&& task) {
     const DataFile& f = *task.file;
@@ -332,8 +335,8 @@ Status check_files(Context& c) {
     }
   }
   const int64_t dangling = std::max<int64_t>(0, r.total_delete_files - r.matched_delete_files);
-  deletes.crossed = avg > c.options.max_deletes_per_file ||
-                    worst > c.options.max_delete_files_per_partition;
+  deletes.crossed =
+      avg > c.options.max_deletes_per_file || worst > c.options.max_delete_files_per_partition;
   deletes.summary = fmt::format(
       "{} live delete files; {:.2f} delete files apply to a data file on average; at most {} in "
       "one partition{}{}",
@@ -373,12 +376,13 @@ Status check_files(Context& c) {
     }
     old_specs |= id != m.default_spec_id;
     uses.push_back(fmt::format(
-        "spec {}{} [{}]: {} files, {} of the bytes", id, id == m.default_spec_id ? " (current)" : "",
-        fields, s.files,
-        pct(total_bytes > 0 ? static_cast<double>(s.bytes) / static_cast<double>(total_bytes) : 0)));
+        "spec {}{} [{}]: {} files, {} of the bytes", id,
+        id == m.default_spec_id ? " (current)" : "", fields, s.files,
+        pct(total_bytes > 0 ? static_cast<double>(s.bytes) / static_cast<double>(total_bytes)
+                            : 0)));
   }
-  spec_use.summary = fmt::format("{} partition spec{} hold data", specs.size(),
-                                 specs.size() == 1 ? "" : "s");
+  spec_use.summary =
+      fmt::format("{} partition spec{} hold data", specs.size(), specs.size() == 1 ? "" : "s");
   spec_use.details = uses;
   if (old_specs) {
     spec_use.fix = fmt::format(
@@ -404,8 +408,8 @@ Status check_files(Context& c) {
   std::stable_sort(worst_small.begin(), worst_small.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t i = 0; i < worst_small.size() && i < 5; ++i) {
-    small.details.push_back(fmt::format("{}: {} small files", worst_small[i].second,
-                                        worst_small[i].first));
+    small.details.push_back(
+        fmt::format("{}: {} small files", worst_small[i].second, worst_small[i].first));
   }
   small.crossed = small_partitions > 0;
   small.summary = fmt::format(
@@ -413,7 +417,8 @@ Status check_files(Context& c) {
       "{} or more of them",
       small_total, data_files, mb(small_below), pct(c.options.small_file_ratio), small_partitions,
       c.options.min_small_files);
-  if (small.crossed) small.fix = fmt::format("CALL system.rewrite_data_files(table => '{}')", c.name);
+  if (small.crossed)
+    small.fix = fmt::format("CALL system.rewrite_data_files(table => '{}')", c.name);
   small.numbers = {{"small_files", static_cast<double>(small_total)},
                    {"data_files", static_cast<double>(data_files)},
                    {"partitions_to_compact", static_cast<double>(small_partitions)}};

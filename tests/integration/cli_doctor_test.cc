@@ -28,9 +28,10 @@ TEST_F(CliDoctor, ExitsOneWhenMaintenanceIsDue) {
       "CREATE NAMESPACE db; CREATE TABLE db.t (id BIGINT, day DATE) USING iceberg PARTITIONED "
       "BY (day) TBLPROPERTIES ('write.delete.mode' = 'merge-on-read')";
   for (int i = 0; i < 6; ++i) {
-    s += fmt::format("; INSERT INTO db.t VALUES ({}, DATE '2026-01-01'), ({}, DATE "
-                     "'2026-01-01')",
-                     2 * i, 2 * i + 1);
+    s += fmt::format(
+        "; INSERT INTO db.t VALUES ({}, DATE '2026-01-01'), ({}, DATE "
+        "'2026-01-01')",
+        2 * i, 2 * i + 1);
   }
   for (int i = 0; i < 12; ++i) s += fmt::format("; DELETE FROM db.t WHERE id = {}", i % 6 * 2);
   sql(s);
@@ -59,9 +60,9 @@ TEST_F(CliDoctor, ExitsOneWhenMaintenanceIsDue) {
   EXPECT_TRUE(small_warned);
   EXPECT_FALSE(orphans_checked);
   // Raised thresholds pass the same table.
-  auto lenient = run_floe(floe(
-      "doctor db.t --min-small-files 100 --deleted-ratio 1.5 --max-delete-files-per-partition "
-      "100 --max-deletes-per-file 100"));
+  auto lenient = run_floe(
+      floe("doctor db.t --min-small-files 100 --deleted-ratio 1.5 --max-delete-files-per-partition "
+           "100 --max-deletes-per-file 100"));
   EXPECT_EQ(lenient.exit_code, 0) << lenient.out;
 }
 

@@ -5,9 +5,11 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "floe/sql/load.h"
 #include "floe/sql/session.h"
 #include "sql/session_test_util.h"
 #include "test_support.h"
@@ -100,6 +102,27 @@ TEST_F(WriteOrder, EachFormSetsOrderAndDistribution) {
   EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t.files WHERE sort_order_id IS NULL"),
             std::vector<std::string>{"[1]"});
   EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t"), std::vector<std::string>{"[301]"});
+}
+
+// floe load writes a CSV file's rows in the table's write order too.
+TEST_F(WriteOrder, LoadFollowsTheWriteOrder) {
+  must(s(), "ALTER TABLE db.t WRITE ORDERED BY cat, id DESC");
+  const std::string csv = (dir_.path / "rows.csv").string();
+  {
+    std::ofstream out(csv);
+    out << "id,cat,ts\n";
+    for (int i = 0; i < 500; ++i) {
+      const int id = (i * 7919) % 1000;
+      out << id << ",c" << id % 3 << ",2026-03-0" << 1 + id % 9 << " 10:00:00\n";
+    }
+  }
+  auto loaded = load_file(s(), "db.t", csv, LoadOptions{});
+  ASSERT_TRUE(loaded.ok()) << loaded.status().to_string();
+  EXPECT_EQ(loaded->rows, 500);
+  expect_files_ordered("id", /*descending=*/true);
+  EXPECT_EQ(rows(s(), "SELECT DISTINCT sort_order_id FROM db.t.files"),
+            std::vector<std::string>{"[1]"});
+  EXPECT_EQ(rows(s(), "SELECT count(*) FROM db.t"), std::vector<std::string>{"[500]"});
 }
 
 TEST_F(WriteOrder, BadOrdersAreRefused) {

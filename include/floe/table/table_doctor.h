@@ -47,11 +47,11 @@ struct DoctorOptions {
 };
 
 struct DoctorFinding {
-  std::string check;     // deleted-entries, partition-range, ... (see above)
-  bool crossed = false;  // the threshold is crossed: the table needs the fix
-  std::string summary;   // what was found, with numbers
-  std::string fix;       // what to run (empty when nothing is needed)
-  std::vector<std::string> details;                      // e.g. the worst manifests
+  std::string check;                 // deleted-entries, partition-range, ... (see above)
+  bool crossed = false;              // the threshold is crossed: the table needs the fix
+  std::string summary;               // what was found, with numbers
+  std::string fix;                   // what to run (empty when nothing is needed)
+  std::vector<std::string> details;  // e.g. the worst manifests
   std::vector<std::pair<std::string, double>> numbers;  // for JSON output
 };
 

@@ -46,7 +46,8 @@ Result<WriteTarget> load_write_target(const WriteContext& ctx,
 }
 
 Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
-                               int threads, const TableMetadata* pending, bool ordered) {
+                               int threads, const TableMetadata* pending, bool ordered,
+                               TableWriter::RowOrder row_order) {
   auto current = table.metadata();
   const TableMetadata* metadata = pending ? pending : current.get();
   WriteOptions options = FLOE_TRY(WriteOptions::from_table(*metadata));
@@ -55,6 +56,7 @@ Result<WriteResult> write_rows(Table& table, const RowSource& source, const File
   options.parquet.threads = threads > 0 ? threads : ThreadPool::default_threads();
   std::unique_ptr<TableWriter> writer =
       FLOE_TRY(TableWriter::make(table.io(), *metadata, std::move(options)));
+  if (row_order) writer->order_rows(std::move(row_order), metadata->default_sort_order_id);
   const std::vector<NestedField>& fields = metadata->schema()->fields();
   Status status = source([&](ColumnBatch&& batch) -> Status {
     batch.fields = fields;

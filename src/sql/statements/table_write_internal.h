@@ -30,10 +30,11 @@ using FileCommit = std::function<Status(std::vector<DataFile> files)>;
 // `metadata`: the schema, spec and properties to write with (default: the table's current
 // metadata; a transaction's pending metadata for a replacement).
 // `ordered`: the rows come in the table's default sort order, which the data files then carry
-// as their sort_order_id.
+// as their sort_order_id. `row_order` (when set): the writer holds the rows and writes them in that
+// order instead (TableWriter::order_rows), for sources that cannot sort (floe load).
 Result<WriteResult> write_rows(Table& table, const RowSource& source, const FileCommit& commit,
                                int threads, const TableMetadata* metadata = nullptr,
-                               bool ordered = false);
+                               bool ordered = false, TableWriter::RowOrder row_order = {});
 
 // Marks a snapshot as written by floe's SQL engine, as Spark adds engine-name and
 // engine-version to the summaries it commits.
