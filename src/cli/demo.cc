@@ -161,7 +161,7 @@ Status Demo::cdc(const std::string& table, const std::vector<std::string>& keys,
 }
 
 Status Demo::inspect_specs(const std::string& table_dir) {
-  out_ << "\n$ floe inspect $WH/" << table_dir << "   (its partition specs)\n";
+  out_ << "\n$ floe inspect $WH/" << table_dir << "   # its partition specs\n";
   std::ostringstream report;
   FLOE_TRY(run_inspect(cli_options(), warehouse_ + "/" + table_dir, InspectOptions{}, report));
   bool in_specs = false;
