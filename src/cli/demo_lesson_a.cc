@@ -21,6 +21,15 @@ std::string wide_columns() {
   return cols;
 }
 
+// "truncate(4)" -> "truncate4": a table name for a metrics mode.
+std::string metrics_name(const std::string& mode) {
+  std::string name;
+  for (char c : mode) {
+    if (c != '(' && c != ')') name += c;
+  }
+  return name;
+}
+
 }  // namespace
 
 Status lesson_a(Demo& demo) {
@@ -220,6 +229,30 @@ Status lesson_a(Demo& demo) {
   FLOE_TRY(demo.doctor(sales));
   FLOE_TRY(demo.sql("CALL lakehouse.system.rewrite_manifests(table => 'analytics.sales')"));
   FLOE_TRY(demo.doctor(sales));
+
+  demo.step("A10. Homework 4: STARTS_WITH under truncate(4), truncate(16) and full metrics");
+  demo.note(
+      "Three files per table, one per batch: real Mozilla agents, agents that share only 'Mozi' "
+      "with them, and curl/Wget. truncate(4) keeps bounds 'Mozi'..'Mozj' for the second batch, "
+      "which cannot rule out 'Mozilla'; longer bounds can.");
+  FLOE_TRY(demo.sql(fmt::format(
+      "CACHE TABLE hits_source AS SELECT id AS hit_id, CAST(id % 3 AS INT) AS batch, CASE id % 3 "
+      "WHEN 0 THEN element_at(array('Mozilla/5.0 (X11; Linux x86_64)', 'Mozilla/5.0 (Macintosh; "
+      "Intel Mac OS X 14_5)'), CAST(id % 2 AS INT) + 1) WHEN 1 THEN element_at(array('Mozio/2.0 "
+      "(crawler)', 'Mozip/1.0'), CAST(id % 2 AS INT) + 1) ELSE element_at(array('curl/8.4.0', "
+      "'Wget/1.21.4'), CAST(id % 2 AS INT) + 1) END AS user_agent FROM range(0, {})",
+      demo.rows() / 50)));
+  for (const char* mode : {"truncate(4)", "truncate(16)", "full"}) {
+    FLOE_TRY(demo.sql(fmt::format(
+        "CREATE TABLE lakehouse.analytics.hits_{} USING iceberg PARTITIONED BY (batch) "
+        "TBLPROPERTIES ('write.metadata.metrics.default' = '{}') AS SELECT * FROM hits_source",
+        metrics_name(mode), mode)));
+  }
+  for (const char* mode : {"truncate(4)", "truncate(16)", "full"}) {
+    FLOE_TRY(demo.explain(fmt::format(
+        "SELECT count(*) FROM lakehouse.analytics.hits_{} WHERE STARTS_WITH(user_agent, 'Mozilla')",
+        metrics_name(mode))));
+  }
   return Status::OK();
 }
 

@@ -318,6 +318,14 @@ std::map<std::string, Expected> Lessons::lesson_a() {
   };
   e["A9"].checks = {rows_are({"[17,1]"})};
   e["A9"].after = [this] { EXPECT_TRUE(doctor("sales").passed()); };
+  // STARTS_WITH(user_agent, 'Mozilla'): truncate(4) cannot rule out the 'Mozio'/'Mozip' file.
+  e["A10"].checks = {says("cached view hits_source: 20000 rows"),
+                     says("created table analytics.hits_truncate4 with 20000 rows in 3 files"),
+                     says("created table analytics.hits_truncate16 with 20000 rows in 3 files"),
+                     says("created table analytics.hits_full with 20000 rows in 3 files"),
+                     funnel(1, 0, 3, 1, 2),
+                     funnel(1, 0, 3, 2, 1),
+                     funnel(1, 0, 3, 2, 1)};
   return e;
 }
 
