@@ -168,7 +168,10 @@ Result<ExpirePlan> plan_expiration(const TableMetadata& base, const Settings& s,
   // whose snapshot is missing goes (Java drops such invalid refs).
   std::map<std::string, SnapshotRef> refs = base.refs;
   if (!refs.count(kMainBranch) && base.current_snapshot_id) {
-    refs[kMainBranch] = SnapshotRef{*base.current_snapshot_id, SnapshotRefType::kBranch};
+    SnapshotRef main;
+    main.snapshot_id = *base.current_snapshot_id;
+    main.type = SnapshotRefType::kBranch;
+    refs[kMainBranch] = main;
   }
   std::map<std::string, SnapshotRef> kept_refs;
   for (const auto& [name, ref] : refs) {
