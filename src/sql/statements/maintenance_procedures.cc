@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <functional>
 
 #include "floe/sql/filter.h"
 #include "floe/table/expire_snapshots.h"
@@ -88,6 +89,25 @@ Result<std::optional<int64_t>> optional_timestamp_ms(const WriteContext& ctx, co
   return std::optional<int64_t>{micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000)};
 }
 
+// The `where` argument as an unbound filter on the table's columns (null when absent).
+Result<ExprPtr> where_arg(const WriteContext& ctx, const CallArgs& args, const Table& table) {
+  const ast::Expr* e = args.get("where");
+  if (!e) return ExprPtr();
+  std::string where = FLOE_TRY(constant_string(ctx, *e, "where"));
+  return parse_filter(where, *table.metadata()->schema());
+}
+
+using Progress =
+    std::function<void(int64_t files, int64_t files_total, int64_t bytes, int64_t bytes_total)>;
+
+// The terminal's progress bar for procedure `what` (empty when there is none).
+Progress progress_of(const WriteContext& ctx, const char* what) {
+  if (!ctx.sink.work) return {};
+  return [&ctx, what](int64_t files, int64_t files_total, int64_t bytes, int64_t bytes_total) {
+    ctx.sink.work(what, files, files_total, bytes, bytes_total);
+  };
+}
+
 }  // namespace
 
 Status call_rewrite_data_files(WriteContext& ctx, const ast::CallStatement& call) {
@@ -110,17 +130,9 @@ Status call_rewrite_data_files(WriteContext& ctx, const ast::CallStatement& call
   if (const ast::Expr* e = args.get("options")) {
     options = FLOE_TRY(RewriteDataFilesOptions::from_map(FLOE_TRY(options_arg(ctx, *e))));
   }
-  if (const ast::Expr* e = args.get("where")) {
-    std::string where = FLOE_TRY(constant_string(ctx, *e, "where"));
-    options.filter = FLOE_TRY(parse_filter(where, *table->metadata()->schema()));
-  }
+  options.filter = FLOE_TRY(where_arg(ctx, args, *table));
   options.threads = ctx.exec.threads;
-  if (ctx.sink.work) {
-    options.progress = [&ctx](int64_t files, int64_t files_total, int64_t bytes,
-                              int64_t bytes_total) {
-      ctx.sink.work("rewrite_data_files", files, files_total, bytes, bytes_total);
-    };
-  }
+  options.progress = progress_of(ctx, "rewrite_data_files");
   RewriteDataFilesResult r = FLOE_TRY(rewrite_data_files(*table, options));
   return emit_row(
       ctx,
@@ -199,12 +211,7 @@ Status call_rewrite_manifests(WriteContext& ctx, const ast::CallStatement& call)
     options.spec_id = static_cast<int32_t>(id);
   }
   options.threads = ctx.exec.threads;
-  if (ctx.sink.work) {
-    options.progress = [&ctx](int64_t manifests, int64_t total, int64_t bytes,
-                              int64_t bytes_total) {
-      ctx.sink.work("rewrite_manifests", manifests, total, bytes, bytes_total);
-    };
-  }
+  options.progress = progress_of(ctx, "rewrite_manifests");
   RewriteManifestsResult r = FLOE_TRY(rewrite_manifests(*table, options));
   return emit_row(ctx, {"rewritten_manifests_count", "added_manifests_count"},
                   {Type::int32(), Type::int32()},
@@ -220,17 +227,9 @@ Status call_rewrite_position_delete_files(WriteContext& ctx, const ast::CallStat
   if (const ast::Expr* e = args.get("options")) {
     options = FLOE_TRY(RewritePositionDeletesOptions::from_map(FLOE_TRY(options_arg(ctx, *e))));
   }
-  if (const ast::Expr* e = args.get("where")) {
-    std::string where = FLOE_TRY(constant_string(ctx, *e, "where"));
-    options.filter = FLOE_TRY(parse_filter(where, *table->metadata()->schema()));
-  }
+  options.filter = FLOE_TRY(where_arg(ctx, args, *table));
   options.threads = ctx.exec.threads;
-  if (ctx.sink.work) {
-    options.progress = [&ctx](int64_t files, int64_t files_total, int64_t bytes,
-                              int64_t bytes_total) {
-      ctx.sink.work("rewrite_position_delete_files", files, files_total, bytes, bytes_total);
-    };
-  }
+  options.progress = progress_of(ctx, "rewrite_position_delete_files");
   RewritePositionDeletesResult r = FLOE_TRY(rewrite_position_deletes(*table, options));
   return emit_row(ctx,
                   {"rewritten_delete_files_count", "added_delete_files_count",
@@ -286,12 +285,7 @@ Status call_expire_snapshots(WriteContext& ctx, const ast::CallStatement& call) 
     expire.clean_expired_metadata(*clean);
   }
   expire.plan_threads(ctx.exec.threads);
-  if (ctx.sink.work) {
-    expire.on_progress(
-        [&ctx](int64_t files, int64_t files_total, int64_t bytes, int64_t bytes_total) {
-          ctx.sink.work("expire_snapshots", files, files_total, bytes, bytes_total);
-        });
-  }
+  if (Progress progress = progress_of(ctx, "expire_snapshots")) expire.on_progress(progress);
   ExpireSnapshotsResult r = FLOE_TRY(expire.commit());
   if (r.failed_deletes > 0) {
     // Spark logs these and leaves the files for remove_orphan_files; say so instead.
