@@ -19,18 +19,6 @@
 namespace floe::testing {
 namespace {
 
-DataFile pos_delete(const std::string& name, const std::string& target) {
-  DataFile f;
-  f.content = FileContent::kPositionDeletes;
-  f.file_path = "wh/db/t/data/" + name + "-deletes.parquet";
-  f.file_format = "PARQUET";
-  f.partition = {Literal::string("x")};
-  f.record_count = 1;
-  f.file_size_in_bytes = 104;
-  f.referenced_data_file = target;
-  return f;
-}
-
 DataFile eq_delete(const std::string& name) {
   DataFile f;
   f.content = FileContent::kEqualityDeletes;
