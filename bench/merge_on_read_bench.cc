@@ -635,4 +635,101 @@ void BM_MergeOnReadDelete(benchmark::State& state) {
 }
 BENCHMARK(BM_MergeOnReadDelete)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
 
+// ---- Issue 20 / lesson B: compaction restores the read cost ----
+
+// The sum a full scan computes (every column read: id and amount).
+Result<double> scan_sum(sql::Session& session) {
+  double sum = 0;
+  sql::ResultSink sink;
+  sink.rows = [&](const ColumnBatch& b) {
+    if (b.num_rows > 0) sum = b.columns[0]->raw<double>()[0];
+    return Status::OK();
+  };
+  FLOE_TRY(session.run(
+      "SELECT sum(CAST(order_id AS DOUBLE) + amount + length(status)) FROM db.orders", sink));
+  return sum;
+}
+
+// Lesson B's orders partition: one day of 1M orders in 4 files, merge-on-read; the read (a full
+// scan through SQL) clean, after 25 point DELETE statements (25 position delete files), and after
+// CALL system.rewrite_data_files applied them. Target: after compaction within +10 % of clean.
+void BM_CompactionRestoresReads(benchmark::State& state) {
+  const int64_t rows = scaled(1000000);
+  const int runs = read_runs();
+  for (auto _ : state) {
+    Status st = [&]() -> Status {
+      sql::SessionOptions options;
+      options.warehouse = (bench_dir() / "compaction").string();
+      options.threads = session_threads();
+      sql::Session session(options);
+      FLOE_TRY(run_sql(session, "CREATE NAMESPACE db"));
+      FLOE_TRY(run_sql(session,
+                       "CREATE TABLE db.orders (order_id BIGINT, order_date DATE, amount DOUBLE, "
+                       "status STRING) USING iceberg PARTITIONED BY (order_date) TBLPROPERTIES "
+                       "('format-version' = '2', 'write.delete.mode' = 'merge-on-read')"));
+      for (int f = 0; f < 4; ++f) {
+        FLOE_TRY(run_sql(
+            session, fmt::format("INSERT INTO db.orders SELECT id, DATE '2026-06-01', "
+                                 "CAST(id % 1000 AS DOUBLE) / 10, CASE id % 3 WHEN 0 THEN 'new' "
+                                 "WHEN 1 THEN 'paid' ELSE 'shipped' END FROM range({}, {})",
+                                 rows / 4 * f, rows / 4 * (f + 1))));
+      }
+      auto read = [&](double* sum) -> Timing {
+        Status inner;
+        Timing t = best_times(runs, [&] {
+          auto r = scan_sum(session);
+          inner = r.status();
+          if (r.ok()) *sum = *r;
+        });
+        if (!inner.ok()) t.cpu = t.wall = -1;
+        return t;
+      };
+      double clean_sum = 0, deleted_sum = 0, compacted_sum = 0;
+      const Timing clean = read(&clean_sum);
+      for (int d = 0; d < 25; ++d) {
+        // Point deletes spread over the four files, as the lesson's orders cancelled one by one.
+        FLOE_TRY(run_sql(session, fmt::format("DELETE FROM db.orders WHERE order_id = {}",
+                                              (d * 7919) % (rows / 4 * 4))));
+      }
+      const int64_t delete_files_before = FLOE_TRY(count_rows(session, "db.orders.delete_files"));
+      const Timing deleted = read(&deleted_sum);
+      FLOE_TRY(run_sql(session,
+                       "CALL system.rewrite_data_files(table => 'db.orders', options => "
+                       "map('delete-file-threshold', '1'))"));
+      const int64_t delete_files_after = FLOE_TRY(count_rows(session, "db.orders.delete_files"));
+      const Timing compacted = read(&compacted_sum);
+      if (clean.cpu < 0 || deleted.cpu < 0 || compacted.cpu < 0) {
+        return make_error(ErrorKind::kInternal, "a scan failed");
+      }
+      if (deleted_sum != compacted_sum || deleted_sum >= clean_sum) {
+        return make_error(ErrorKind::kInternal,
+                          "compaction changed the rows: sums {} (deleted) and {} (compacted)",
+                          deleted_sum, compacted_sum);
+      }
+      const double before = deleted.cpu / clean.cpu, after = compacted.cpu / clean.cpu;
+      std::printf(
+          "\nlesson B read cost: a full scan of one %lld-row partition (4 files), session threads "
+          "%d, best of %d, CPU time\n"
+          "| state | delete files | scan ms | vs clean | target | check "
+          "|\n|---|---|---|---|---|---|\n"
+          "| clean | 0 | %.1f | +0.0 %% | - | - |\n"
+          "| 25 point deletes (merge-on-read) | %lld | %.1f | %+.1f %% | - | - |\n"
+          "| after rewrite_data_files | %lld | %.1f | %+.1f %% | <= +10.0 %% vs clean | %s |\n",
+          static_cast<long long>(rows), session_threads(), runs, clean.cpu * 1e3,
+          static_cast<long long>(delete_files_before), deleted.cpu * 1e3, (before - 1) * 100,
+          static_cast<long long>(delete_files_after), compacted.cpu * 1e3, (after - 1) * 100,
+          after <= 1.10 && delete_files_after == 0 ? "PASS" : "MISS");
+      std::fflush(stdout);
+      state.counters["deleted_vs_clean"] = before;
+      state.counters["compacted_vs_clean"] = after;
+      return Status::OK();
+    }();
+    if (!st.ok()) {
+      state.SkipWithError(st.to_string().c_str());
+      return;
+    }
+  }
+}
+BENCHMARK(BM_CompactionRestoresReads)->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+
 }  // namespace
