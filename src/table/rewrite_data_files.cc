@@ -76,29 +76,17 @@ class Rewriter {
         bytes_total_ += c->task.file->file_size_in_bytes;
       }
     }
-    // Whole groups per commit: one commit, or up to max-commits with partial progress.
-    const size_t commits =
-        options_.partial_progress
-            ? std::min(groups.size(), static_cast<size_t>(options_.partial_progress_max_commits))
-            : 1;
-    const size_t per_commit = (groups.size() + commits - 1) / commits;
-    for (size_t begin = 0; begin < groups.size(); begin += per_commit) {
-      const size_t end = std::min(groups.size(), begin + per_commit);
-      std::vector<std::vector<Candidate*>> batch(groups.begin() + static_cast<ptrdiff_t>(begin),
-                                                 groups.begin() + static_cast<ptrdiff_t>(end));
-      Status st = rewrite_and_commit(*start, batch);
-      if (!st.ok()) {
-        if (!options_.partial_progress) return st;
-        for (const auto& g : batch) result_.failed_data_files += static_cast<int64_t>(g.size());
-      }
-    }
+    result_.failed_data_files = FLOE_TRY(internal::commit_in_batches(
+        groups, options_.partial_progress, options_.partial_progress_max_commits,
+        [&](const auto& batch) { return rewrite_and_commit(*start, batch); }));
     return result_;
   }
 
  private:
   Status resolve_sizes() {
     const int64_t default_target = table_properties::int_property(
-        metadata_->properties, "write.target-file-size-bytes", 512LL << 20);
+        metadata_->properties, table_properties::kTargetFileSizeBytes,
+        table_properties::kTargetFileSizeBytesDefault);
     internal::FileRewriteSizes sizes = FLOE_TRY(
         internal::resolve_file_sizes(options_.target_file_size_bytes, default_target,
                                      options_.min_file_size_bytes, options_.max_file_size_bytes));

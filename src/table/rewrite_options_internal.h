@@ -3,6 +3,8 @@
 // candidates into groups.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -53,6 +55,31 @@ std::vector<std::vector<T>> pack_in_order(const std::vector<T>& items, int64_t m
   }
   if (!bin.empty()) bins.push_back(std::move(bin));
   return bins;
+}
+
+// Commits whole groups: all in one commit, or with partial progress in up to `max_commits`
+// batches of consecutive groups, where a batch whose commit fails is skipped and the others go
+// on. `commit(batch)` rewrites and commits one batch. Returns the files of the failed batches;
+// without partial progress, the commit's error.
+template <typename Group, typename Commit>
+Result<int64_t> commit_in_batches(const std::vector<Group>& groups, bool partial_progress,
+                                  int64_t max_commits, Commit commit) {
+  if (groups.empty()) return int64_t{0};
+  const size_t commits =
+      partial_progress ? std::min(groups.size(), static_cast<size_t>(max_commits)) : 1;
+  const size_t per_commit = (groups.size() + commits - 1) / commits;
+  int64_t failed_files = 0;
+  for (size_t begin = 0; begin < groups.size(); begin += per_commit) {
+    const size_t end = std::min(groups.size(), begin + per_commit);
+    std::vector<Group> batch(groups.begin() + static_cast<ptrdiff_t>(begin),
+                             groups.begin() + static_cast<ptrdiff_t>(end));
+    Status st = commit(batch);
+    if (!st.ok()) {
+      if (!partial_progress) return st;
+      for (const auto& g : batch) failed_files += static_cast<int64_t>(g.size());
+    }
+  }
+  return failed_files;
 }
 
 }  // namespace floe::internal

@@ -63,22 +63,9 @@ class Rewriter {
         bytes_total_ += c->file.file_size_in_bytes;
       }
     }
-    const size_t commits =
-        options_.partial_progress
-            ? std::min(groups.size(), static_cast<size_t>(options_.partial_progress_max_commits))
-            : 1;
-    const size_t per_commit = (groups.size() + commits - 1) / commits;
-    for (size_t begin = 0; begin < groups.size(); begin += per_commit) {
-      const size_t end = std::min(groups.size(), begin + per_commit);
-      std::vector<std::vector<const Candidate*>> batch(
-          groups.begin() + static_cast<ptrdiff_t>(begin),
-          groups.begin() + static_cast<ptrdiff_t>(end));
-      Status st = rewrite_and_commit(*start, batch);
-      if (!st.ok()) {
-        if (!options_.partial_progress) return st;
-        for (const auto& g : batch) result_.failed_delete_files += static_cast<int64_t>(g.size());
-      }
-    }
+    result_.failed_delete_files = FLOE_TRY(internal::commit_in_batches(
+        groups, options_.partial_progress, options_.partial_progress_max_commits,
+        [&](const auto& batch) { return rewrite_and_commit(*start, batch); }));
     return result_;
   }
 

@@ -25,19 +25,8 @@ using testing::error_of;
 using testing::must;
 using testing::rows;
 
-class RewriteDataFiles : public ::testing::Test {
+class RewriteDataFiles : public testing::WarehouseTest {
  protected:
-  void SetUp() override {
-    session_ = std::make_unique<Session>(options());
-    must(s(), "CREATE NAMESPACE db");
-  }
-  SessionOptions options() const {
-    SessionOptions o;
-    o.warehouse = dir_.str();
-    return o;
-  }
-  Session& s() { return *session_; }
-
   // Partitions a and b, `files` single-insert files each of two rows (ids 10*i+1, 10*i+2 in a,
   // 100+... in b), in a table with `properties`.
   void make_table(const std::string& properties, int files = 6) {
@@ -52,8 +41,6 @@ class RewriteDataFiles : public ::testing::Test {
                     ", 'b', 'z'), (" + std::to_string(b + 1) + ", 'b', NULL)");
     }
   }
-
-  std::shared_ptr<Table> table() { return testing::load_table(dir_.str(), "t"); }
 
   std::vector<std::string> all_rows() { return rows(s(), "SELECT * FROM db.t ORDER BY id"); }
   int64_t count(const std::string& sql) { return std::stoll(rows(s(), sql)[0].substr(1)); }
@@ -70,9 +57,6 @@ class RewriteDataFiles : public ::testing::Test {
     }
     return out;
   }
-
-  floe::test_support::TempDir dir_{"floe-rewrite"};
-  std::unique_ptr<Session> session_;
 };
 
 // Merge-on-read deletes on v2 (position delete files) and v3 (deletion vectors): the rewrite

@@ -30,21 +30,8 @@ using testing::error_of;
 using testing::must;
 using testing::rows;
 
-class RewriteManifests : public ::testing::Test {
+class RewriteManifests : public testing::WarehouseTest {
  protected:
-  void SetUp() override {
-    session_ = std::make_unique<Session>(options());
-    must(s(), "CREATE NAMESPACE db");
-  }
-  SessionOptions options() const {
-    SessionOptions o;
-    o.warehouse = dir_.str();
-    return o;
-  }
-  Session& s() { return *session_; }
-  std::shared_ptr<Table> table(const std::string& name) {
-    return testing::load_table(dir_.str(), name);
-  }
   int64_t count(const std::string& sql) { return std::stoll(rows(s(), sql)[0].substr(1)); }
   int64_t manifest_bytes(const std::string& t) {
     return count("SELECT sum(length) FROM db." + t + ".manifests");
@@ -88,9 +75,6 @@ class RewriteManifests : public ::testing::Test {
     if (out.reports.empty()) return {-1, -1};
     return {out.reports[0].skipped_data_files, out.reports[0].scanned_data_files};
   }
-
-  floe::test_support::TempDir dir_{"floe-rewrite-manifests"};
-  std::unique_ptr<Session> session_;
 };
 
 json avro_dump(const std::string& path) {

@@ -26,20 +26,8 @@ using testing::error_of;
 using testing::must;
 using testing::rows;
 
-class RewritePositionDeletes : public ::testing::Test {
+class RewritePositionDeletes : public testing::WarehouseTest {
  protected:
-  void SetUp() override {
-    session_ = std::make_unique<Session>(options());
-    must(s(), "CREATE NAMESPACE db");
-  }
-  SessionOptions options() const {
-    SessionOptions o;
-    o.warehouse = dir_.str();
-    return o;
-  }
-  Session& s() { return *session_; }
-  std::shared_ptr<Table> table() { return testing::load_table(dir_.str(), "t"); }
-
   // Partitions a and b, 4 INSERTs of 5 rows in each (ids 10*i+1..10*i+5 in a, 100+... in b):
   // one data file per partition and INSERT.
   void make_table(const std::string& properties) {
@@ -79,9 +67,6 @@ class RewritePositionDeletes : public ::testing::Test {
     }
     return out;
   }
-
-  floe::test_support::TempDir dir_{"floe-rewrite-deletes"};
-  std::unique_ptr<Session> session_;
 };
 
 // Six merge-on-read DELETEs leave six small delete files in each partition; the rewrite leaves

@@ -4,11 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "floe/sql/session.h"
 #include "floe/table/table.h"
+#include "test_support.h"
 
 namespace floe::sql::testing {
 
@@ -75,5 +77,29 @@ inline std::shared_ptr<Table> load_table(const std::string& warehouse, const std
   EXPECT_TRUE(t.ok()) << t.status().to_string();
   return t.ok() ? *t : nullptr;
 }
+
+// A fixture: a fresh warehouse holding namespace `db`, and a Session over it (`s()`); `table()`
+// loads `db.t` (or `db.<name>`) through the library.
+class WarehouseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    session_ = std::make_unique<Session>(options());
+    must(s(), "CREATE NAMESPACE db");
+  }
+  // The options of the fixture's Session (a test opens another Session over the same warehouse
+  // with them).
+  SessionOptions options() const {
+    SessionOptions o;
+    o.warehouse = dir_.str();
+    return o;
+  }
+  Session& s() { return *session_; }
+  std::shared_ptr<Table> table(const std::string& name = "t") {
+    return load_table(dir_.str(), name);
+  }
+
+  floe::test_support::TempDir dir_{"floe-sql-test"};
+  std::unique_ptr<Session> session_;
+};
 
 }  // namespace floe::sql::testing

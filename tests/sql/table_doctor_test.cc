@@ -21,17 +21,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing::must;
 
-class TableDoctor : public ::testing::Test {
+class TableDoctor : public testing::WarehouseTest {
  protected:
-  void SetUp() override {
-    SessionOptions o;
-    o.warehouse = dir_.str();
-    session_ = std::make_unique<Session>(o);
-    must(s(), "CREATE NAMESPACE db");
-  }
-  Session& s() { return *session_; }
-  std::shared_ptr<Table> table() { return testing::load_table(dir_.str(), "t"); }
-
   DoctorReport diagnose(DoctorOptions o = {}) {
     auto t = table();
     auto r = diagnose_table(*t, o);
@@ -74,9 +65,6 @@ class TableDoctor : public ::testing::Test {
       must(s(), fmt::format("DELETE FROM db.t WHERE id = {}", (i % 12) * 100 + 2 * (i / 12)));
     }
   }
-
-  floe::test_support::TempDir dir_{"floe-doctor"};
-  std::unique_ptr<Session> session_;
 };
 
 TEST_F(TableDoctor, AnAgedTableNeedsMaintenance) {

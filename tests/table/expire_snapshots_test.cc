@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "floe/table/update_partition_spec.h"
+#include "forwarding_catalog.h"
 #include "table/table_internal.h"
 #include "table_test_util.h"
 
@@ -60,41 +61,9 @@ struct SetStatistics : PendingUpdate {
 
 // Forwards to a catalog and runs `before_commit` once, just before the first commit it
 // forwards: another writer's commit landing between an update's load and its commit.
-class InterposingCatalog : public Catalog {
+class InterposingCatalog : public test_support::ForwardingCatalog {
  public:
-  explicit InterposingCatalog(CatalogPtr inner)
-      : Catalog(CatalogOptions{inner->name(), inner->warehouse(), inner->io(), {}}),
-        inner_(std::move(inner)) {}
-  std::string uri() const override { return inner_->uri(); }
-  Status create_namespace(const Namespace& ns,
-                          const std::map<std::string, std::string>& p) override {
-    return inner_->create_namespace(ns, p);
-  }
-  Result<std::vector<Namespace>> list_namespaces(const Namespace& parent) override {
-    return inner_->list_namespaces(parent);
-  }
-  Result<bool> namespace_exists(const Namespace& ns) override {
-    return inner_->namespace_exists(ns);
-  }
-  Result<std::map<std::string, std::string>> namespace_properties(const Namespace& ns) override {
-    return inner_->namespace_properties(ns);
-  }
-  Status update_namespace_properties(const Namespace& ns,
-                                     const std::map<std::string, std::string>& set,
-                                     const std::vector<std::string>& remove) override {
-    return inner_->update_namespace_properties(ns, set, remove);
-  }
-  Status drop_namespace(const Namespace& ns) override { return inner_->drop_namespace(ns); }
-  Result<std::vector<TableIdentifier>> list_tables(const Namespace& ns) override {
-    return inner_->list_tables(ns);
-  }
-  Result<bool> table_exists(const TableIdentifier& id) override { return inner_->table_exists(id); }
-  Result<LoadedMetadata> load_metadata(const TableIdentifier& id) override {
-    return inner_->load_metadata(id);
-  }
-  Result<std::string> create_table(const TableIdentifier& id, const TableMetadata& m) override {
-    return inner_->create_table(id, m);
-  }
+  using ForwardingCatalog::ForwardingCatalog;
   Result<std::string> commit_table(const TableIdentifier& id, std::string_view base,
                                    const TableMetadata& m) override {
     commits++;
@@ -103,22 +72,10 @@ class InterposingCatalog : public Catalog {
       before_commit = nullptr;
       hook();
     }
-    return inner_->commit_table(id, base, m);
-  }
-  Status rename_table(const TableIdentifier& from, const TableIdentifier& to) override {
-    return inner_->rename_table(from, to);
-  }
-  Status drop_table(const TableIdentifier& id, bool purge) override {
-    return inner_->drop_table(id, purge);
-  }
-  Status register_table(const TableIdentifier& id, std::string_view location) override {
-    return inner_->register_table(id, location);
+    return inner()->commit_table(id, base, m);
   }
   std::function<void()> before_commit;
   int commits = 0;
-
- private:
-  CatalogPtr inner_;
 };
 
 class Expire : public CommitTest {

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "floe/expr/expression.h"
+#include "forwarding_catalog.h"
 #include "table_test_util.h"
 
 namespace floe::testing {
@@ -15,61 +16,19 @@ using Concurrency = CommitTest;
 
 // Forwards to a catalog but reports every commit's outcome as unknown (optionally after
 // performing it), as a catalog whose connection dropped mid-commit would.
-class UnknownOutcomeCatalog : public Catalog {
+class UnknownOutcomeCatalog : public test_support::ForwardingCatalog {
  public:
   UnknownOutcomeCatalog(CatalogPtr inner, bool commit_first)
-      : Catalog(CatalogOptions{inner->name(), inner->warehouse(), inner->io(), {}}),
-        inner_(std::move(inner)),
-        commit_first_(commit_first) {}
-  std::string uri() const override { return inner_->uri(); }
-  Status create_namespace(const Namespace& ns,
-                          const std::map<std::string, std::string>& p) override {
-    return inner_->create_namespace(ns, p);
-  }
-  Result<std::vector<Namespace>> list_namespaces(const Namespace& parent) override {
-    return inner_->list_namespaces(parent);
-  }
-  Result<bool> namespace_exists(const Namespace& ns) override {
-    return inner_->namespace_exists(ns);
-  }
-  Result<std::map<std::string, std::string>> namespace_properties(const Namespace& ns) override {
-    return inner_->namespace_properties(ns);
-  }
-  Status update_namespace_properties(const Namespace& ns,
-                                     const std::map<std::string, std::string>& set,
-                                     const std::vector<std::string>& remove) override {
-    return inner_->update_namespace_properties(ns, set, remove);
-  }
-  Status drop_namespace(const Namespace& ns) override { return inner_->drop_namespace(ns); }
-  Result<std::vector<TableIdentifier>> list_tables(const Namespace& ns) override {
-    return inner_->list_tables(ns);
-  }
-  Result<bool> table_exists(const TableIdentifier& id) override { return inner_->table_exists(id); }
-  Result<LoadedMetadata> load_metadata(const TableIdentifier& id) override {
-    return inner_->load_metadata(id);
-  }
-  Result<std::string> create_table(const TableIdentifier& id, const TableMetadata& m) override {
-    return inner_->create_table(id, m);
-  }
+      : ForwardingCatalog(std::move(inner)), commit_first_(commit_first) {}
   Result<std::string> commit_table(const TableIdentifier& id, std::string_view base,
                                    const TableMetadata& m) override {
     commits++;
-    if (commit_first_) FLOE_TRY(inner_->commit_table(id, base, m));
+    if (commit_first_) FLOE_TRY(inner()->commit_table(id, base, m));
     return Status(ErrorKind::kCommitStateUnknown, "connection lost while committing");
-  }
-  Status rename_table(const TableIdentifier& from, const TableIdentifier& to) override {
-    return inner_->rename_table(from, to);
-  }
-  Status drop_table(const TableIdentifier& id, bool purge) override {
-    return inner_->drop_table(id, purge);
-  }
-  Status register_table(const TableIdentifier& id, std::string_view location) override {
-    return inner_->register_table(id, location);
   }
   int commits = 0;
 
  private:
-  CatalogPtr inner_;
   bool commit_first_;
 };
 
