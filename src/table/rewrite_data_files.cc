@@ -1,6 +1,7 @@
-// Compaction by bin-packing (floe/table/rewrite_data_files.h; Java's RewriteDataFilesSparkAction
-// with SparkBinPackDataRewriter): plan the candidates, group and bin-pack them, read each
-// group's files with every delete applied, write them anew, commit a RewriteFiles.
+// Compaction (floe/table/rewrite_data_files.h; Java's RewriteDataFilesSparkAction with
+// SparkBinPackDataRewriter or SparkSortDataRewriter): plan the candidates, group and bin-pack
+// them, read each group's files with every delete applied, write them anew (sorted, for the
+// sort strategy), commit a RewriteFiles.
 #include "floe/table/rewrite_data_files.h"
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "floe/table/snapshot_producer.h"
 #include "floe/util/thread_pool.h"
 #include "floe/write/data_writer.h"
+#include "floe/write/sort_rows.h"
 #include "table/rewrite_options_internal.h"
 
 namespace floe {
@@ -68,6 +70,7 @@ class Rewriter {
     const Snapshot* start = metadata_->current_snapshot();
     if (!start) return result_;
     FLOE_TRY(resolve_sizes());
+    FLOE_TRY(resolve_sort_order());
     std::vector<std::vector<Candidate*>> groups = FLOE_TRY(plan_groups(*start));
     if (groups.empty()) return result_;
     for (const auto& g : groups) {
@@ -109,6 +112,44 @@ class Rewriter {
     if (options_.max_concurrent_file_group_rewrites < 1) {
       return invalid_argument("max-concurrent-file-group-rewrites must be positive");
     }
+    return Status::OK();
+  }
+
+  // The sort strategy's order, checked against the current schema, and the id the new files
+  // carry: the table's order with the same fields, else 0 (Java's output-sort-order-id).
+  Status resolve_sort_order() {
+    if (options_.strategy != RewriteStrategy::kSort) return Status::OK();
+    if (options_.shuffle_partitions_per_file < 1) {
+      return invalid_argument("shuffle-partitions-per-file must be positive");
+    }
+    if (!(options_.compression_factor > 0)) {
+      return invalid_argument("compression-factor must be positive");
+    }
+    const SortOrder* table_order = metadata_->sort_order();
+    SortOrder order =
+        options_.sort_order ? *options_.sort_order : (table_order ? *table_order : SortOrder{});
+    if (order.is_unsorted()) {
+      return invalid_argument(
+          "Cannot sort data without a valid sort order: {} is unsorted and no sort order was "
+          "given",
+          table_.id().to_string());
+    }
+    const Schema& schema = *metadata_->schema();
+    for (const SortField& f : order.fields) {
+      const NestedField* source = schema.find_field(f.source_id);
+      if (!source)
+        return invalid_argument("sort field source {} is not in the schema", f.source_id);
+      if (!f.transform.can_transform(*source->type)) {
+        return invalid_argument("Cannot sort by {}({}): {} does not apply to type {}",
+                                f.transform.to_string(), source->name, f.transform.to_string(),
+                                source->type->to_string());
+      }
+    }
+    order.order_id = 0;
+    for (const auto& o : metadata_->sort_orders) {
+      if (o->fields == order.fields) order.order_id = o->order_id;
+    }
+    sort_order_ = std::move(order);
     return Status::OK();
   }
 
@@ -186,27 +227,45 @@ class Rewriter {
            bytes > max_size_ || deletes;
   }
 
-  // Reads the groups' files (every delete applied) into new files and commits them.
+  // Reads the groups' files (every delete applied) into new files and commits them. Bin-pack
+  // writes every group through one writer; sort writes each group through its own, which holds
+  // the group's rows until it sorts and writes them.
   Status rewrite_and_commit(const Snapshot& start,
                             const std::vector<std::vector<Candidate*>>& groups) {
     WriteOptions wo = FLOE_TRY(WriteOptions::from_table(*metadata_));
     wo.target_file_size = target_;
     wo.parquet.threads = options_.threads > 0 ? options_.threads : ThreadPool::default_threads();
-    std::unique_ptr<TableWriter> writer =
-        FLOE_TRY(TableWriter::make(table_.io(), *metadata_, std::move(wo)));
-    Status st = write_groups(groups, *writer);
+    std::vector<std::unique_ptr<TableWriter>> writers;
     std::vector<DataFile> added;
-    if (st.ok()) {
-      auto closed = writer->close();
-      if (closed.ok()) {
-        added = std::move(*closed);
-      } else {
-        st = closed.status();
+    auto write = [&](const std::vector<std::vector<Candidate*>>& part) -> Status {
+      writers.push_back(FLOE_TRY(TableWriter::make(table_.io(), *metadata_, wo)));
+      TableWriter& writer = *writers.back();
+      if (sort_order_) {
+        writer.order_rows(
+            [this, meta = metadata_](ColumnBatch all) {
+              return sort_rows(*sort_order_, *meta->schema(), all);
+            },
+            sort_order_->order_id);
       }
+      FLOE_TRY(write_groups(part, writer));
+      std::vector<DataFile> files = FLOE_TRY(writer.close());
+      added.insert(added.end(), files.begin(), files.end());
+      return Status::OK();
+    };
+    Status st;
+    if (sort_order_) {
+      for (const auto& g : groups) {
+        st = write({g});
+        if (!st.ok()) break;
+      }
+    } else {
+      st = write(groups);
     }
     if (st.ok()) st = commit(start, groups, added);
     if (!st.ok()) {
-      if (st.kind() != ErrorKind::kCommitStateUnknown) (void)writer->abort();
+      if (st.kind() != ErrorKind::kCommitStateUnknown) {
+        for (auto& w : writers) (void)w->abort();
+      }
       return st;
     }
     return Status::OK();
@@ -310,6 +369,7 @@ class Rewriter {
   const RewriteDataFilesOptions& options_;
   std::shared_ptr<const TableMetadata> metadata_;
   int64_t target_ = 0, min_size_ = 0, max_size_ = 0;
+  std::optional<SortOrder> sort_order_;  // the sort strategy's
   std::vector<std::unique_ptr<Candidate>> candidates_;
   std::vector<FileScanTask> all_tasks_;
   std::set<std::string> rewritten_;                    // committed, or being committed
@@ -353,6 +413,10 @@ Result<RewriteDataFilesOptions> RewriteDataFilesOptions::from_map(
       o.use_starting_sequence_number = FLOE_TRY(internal::bool_option(kAction, key, value));
     } else if (key == "remove-dangling-deletes") {
       o.remove_dangling_deletes = FLOE_TRY(internal::bool_option(kAction, key, value));
+    } else if (key == "shuffle-partitions-per-file") {
+      o.shuffle_partitions_per_file = FLOE_TRY(internal::long_option(kAction, key, value));
+    } else if (key == "compression-factor") {
+      o.compression_factor = FLOE_TRY(internal::double_option(kAction, key, value));
     } else {
       return invalid_argument(
           "rewrite_data_files has no option '{}' (known: target-file-size-bytes, "
@@ -360,7 +424,7 @@ Result<RewriteDataFilesOptions> RewriteDataFilesOptions::from_map(
           "delete-ratio-threshold, rewrite-all, max-file-group-size-bytes, "
           "partial-progress.enabled, partial-progress.max-commits, "
           "max-concurrent-file-group-rewrites, use-starting-sequence-number, "
-          "remove-dangling-deletes)",
+          "remove-dangling-deletes, shuffle-partitions-per-file, compression-factor)",
           key);
     }
   }

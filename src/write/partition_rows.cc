@@ -8,21 +8,17 @@
 
 #include "floe/util/utf8.h"
 #include "floe/write/data_writer.h"
+#include "write/partition_keys_internal.h"
 
 namespace floe {
 
 namespace {
 
-// The source column of a partition field and the combined validity of its struct ancestors.
-struct SourceColumn {
-  const ColumnVector* col = nullptr;
-  const NestedField* field = nullptr;
-  std::vector<uint8_t> parent_valid;  // empty: every parent present
-
-  bool valid(int64_t i) const {
-    return (parent_valid.empty() || parent_valid[i]) && col->is_valid(i);
-  }
-};
+using internal::fast_keys;
+using internal::KeyColumn;
+using internal::resolve_source;
+using internal::slow_keys;
+using internal::SourceColumn;
 
 bool find_path(const std::vector<NestedField>& fields, int32_t id, std::vector<size_t>* path) {
   for (size_t k = 0; k < fields.size(); ++k) {
@@ -33,53 +29,6 @@ bool find_path(const std::vector<NestedField>& fields, int32_t id, std::vector<s
   }
   return false;
 }
-
-Result<SourceColumn> resolve_source(const Schema& schema, const ColumnBatch& batch, int32_t id) {
-  std::vector<size_t> path;
-  if (!find_path(schema.fields(), id, &path)) {
-    return invalid_argument("partition source field {} is not a struct-nested column of the schema",
-                            id);
-  }
-  if (path[0] >= batch.columns.size()) {
-    return invalid_argument("batch has {} columns, partition source field {} needs column {}",
-                            batch.columns.size(), id, path[0]);
-  }
-  SourceColumn s;
-  const std::vector<NestedField>* fields = &schema.fields();
-  const ColumnVector* col = batch.columns[path[0]].get();
-  s.field = &(*fields)[path[0]];
-  for (size_t d = 1; d < path.size(); ++d) {
-    if (col->null_count() > 0) {
-      if (s.parent_valid.empty()) s.parent_valid.assign(static_cast<size_t>(batch.num_rows), 1);
-      for (int64_t i = 0; i < batch.num_rows; ++i) s.parent_valid[i] &= col->is_valid(i);
-    }
-    fields = &s.field->type->fields();
-    col = &col->child(path[d]);
-    s.field = &(*fields)[path[d]];
-  }
-  s.col = col;
-  return s;
-}
-
-// One partition field's per-row key: an integer or a byte view, or null.
-struct KeyColumn {
-  bool bytes = false;
-  std::vector<int64_t> ints;
-  std::vector<std::string_view> views;
-  std::vector<uint8_t> valid;
-  std::deque<std::string> owned;  // slow-path values the views point into
-
-  uint64_t hash(int64_t i) const {
-    if (!valid[i]) return 0x51ed27;
-    if (!bytes) return std::hash<int64_t>()(ints[i]) * 0x9E3779B97F4A7C15ull;
-    return std::hash<std::string_view>()(views[i]);
-  }
-  bool equal(int64_t a, int64_t b) const {
-    if (valid[a] != valid[b]) return false;
-    if (!valid[a]) return true;
-    return bytes ? views[a] == views[b] : ints[a] == ints[b];
-  }
-};
 
 int64_t int_value(const ColumnVector& col, int64_t i) {
   switch (col.value_width()) {
@@ -109,7 +58,37 @@ bool is_bytes_like(TypeId t) {
   return t == TypeId::kString || t == TypeId::kBinary || t == TypeId::kFixed || t == TypeId::kUuid;
 }
 
-// Fills key columns on the fast paths; false when the type/transform pair needs the slow path.
+}  // namespace
+
+namespace internal {
+
+Result<SourceColumn> resolve_source(const Schema& schema, const ColumnBatch& batch, int32_t id) {
+  std::vector<size_t> path;
+  if (!find_path(schema.fields(), id, &path)) {
+    return invalid_argument("partition source field {} is not a struct-nested column of the schema",
+                            id);
+  }
+  if (path[0] >= batch.columns.size()) {
+    return invalid_argument("batch has {} columns, partition source field {} needs column {}",
+                            batch.columns.size(), id, path[0]);
+  }
+  SourceColumn s;
+  const std::vector<NestedField>* fields = &schema.fields();
+  const ColumnVector* col = batch.columns[path[0]].get();
+  s.field = &(*fields)[path[0]];
+  for (size_t d = 1; d < path.size(); ++d) {
+    if (col->null_count() > 0) {
+      if (s.parent_valid.empty()) s.parent_valid.assign(static_cast<size_t>(batch.num_rows), 1);
+      for (int64_t i = 0; i < batch.num_rows; ++i) s.parent_valid[i] &= col->is_valid(i);
+    }
+    fields = &s.field->type->fields();
+    col = &col->child(path[d]);
+    s.field = &(*fields)[path[d]];
+  }
+  s.col = col;
+  return s;
+}
+
 bool fast_keys(const Transform& t, const SourceColumn& s, int64_t n, KeyColumn* k) {
   const ColumnVector& col = *s.col;
   const TypeId type = col.type_id();
@@ -195,7 +174,6 @@ bool fast_keys(const Transform& t, const SourceColumn& s, int64_t n, KeyColumn* 
   }
 }
 
-// Any transform over any type: Transform::apply per row, keyed by the single-value bytes.
 Status slow_keys(const Transform& t, const SourceColumn& s, int64_t n, KeyColumn* k) {
   k->bytes = true;
   k->views.resize(static_cast<size_t>(n));
@@ -212,7 +190,7 @@ Status slow_keys(const Transform& t, const SourceColumn& s, int64_t n, KeyColumn
   return Status::OK();
 }
 
-}  // namespace
+}  // namespace internal
 
 Result<std::vector<PartitionGroup>> group_by_partition(const PartitionSpec& spec,
                                                        const Schema& schema,

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "floe/sql/session.h"
@@ -152,7 +154,21 @@ TEST_F(RewriteDataFiles, ArgumentsAreChecked) {
             std::string::npos);
   EXPECT_NE(error("options => map('rewrite-all', 'yes')").find("not true or false"),
             std::string::npos);
-  EXPECT_NE(error("strategy => 'zorder'").find("strategy 'zorder' is not supported"),
+  EXPECT_NE(error("strategy => 'zorder'").find("unknown strategy 'zorder' (binpack or sort)"),
+            std::string::npos);
+  EXPECT_NE(error("strategy => 'sort'").find("Cannot sort data without a valid sort order"),
+            std::string::npos);
+  EXPECT_NE(error("sort_order => 'zorder(id, cat)'").find("z-order"), std::string::npos);
+  EXPECT_NE(error("strategy => 'binpack', sort_order => 'id'").find("needs strategy => 'sort'"),
+            std::string::npos);
+  EXPECT_NE(error("sort_order => 'nope DESC'").find("cannot sort by nope: no column nope"),
+            std::string::npos);
+  EXPECT_NE(error("sort_order => 'id DESC NULLS'").find("cannot parse sort_order 'id DESC NULLS'"),
+            std::string::npos);
+  EXPECT_NE(error("sort_order => 'bucket(0, id)'").find("needs a positive width"),
+            std::string::npos);
+  EXPECT_NE(error("sort_order => 'id', options => map('shuffle-partitions-per-file', '0')")
+                .find("shuffle-partitions-per-file must be positive"),
             std::string::npos);
   EXPECT_NE(error("where => 'nope > 1'").find("nope"), std::string::npos);
   EXPECT_NE(error("options => 'min-input-files=2'").find("options must be a map"),
@@ -160,6 +176,96 @@ TEST_F(RewriteDataFiles, ArgumentsAreChecked) {
   EXPECT_NE(error_of(s(), "CALL system.rewrite_data_files(table => 'db.missing')").find("missing"),
             std::string::npos);
   EXPECT_EQ(snapshots(), n);
+}
+
+// The sort strategy: the same candidates as bin-pack, each group's live rows written in the
+// order given (sort_order, Spark's syntax) or the table's write order. Files carry the order's
+// id when the table has that order, else 0.
+TEST_F(RewriteDataFiles, SortStrategyWritesEachFileInOrder) {
+  make_table("'format-version'='2', 'write.delete.mode'='merge-on-read'");
+  must(s(), "DELETE FROM db.t WHERE id IN (12, 41, 111)");
+  const auto before = all_rows();
+  // Rows of each file in file order (by _pos), as [id, v].
+  auto files_in_order = [&]() {
+    std::map<std::string, std::map<int64_t, std::string>> by_file;
+    for (const auto& r : rows(s(), "SELECT _file, _pos, id, v FROM db.t")) {
+      auto j = nlohmann::json::parse(r);
+      by_file[j[0]][j[1].get<int64_t>()] = nlohmann::json::array({j[2], j[3]}).dump();
+    }
+    std::vector<std::vector<std::string>> out;
+    for (const auto& [file, at] : by_file) {
+      out.emplace_back();
+      for (const auto& [pos, row] : at) out.back().push_back(row);
+    }
+    return out;
+  };
+  auto out = must(s(),
+                  "CALL system.rewrite_data_files(table => 'db.t', strategy => 'sort', "
+                  "sort_order => 'id DESC NULLS LAST')");
+  EXPECT_EQ(out.rows[0].substr(0, 6), "[12,2,");
+  EXPECT_EQ(all_rows(), before);
+  EXPECT_EQ(delete_files(), 0);
+  auto files = files_in_order();
+  ASSERT_EQ(files.size(), 2u);
+  for (const auto& f : files) {
+    std::vector<std::string> want = f;
+    std::sort(want.begin(), want.end(), [](const std::string& a, const std::string& b) {
+      return nlohmann::json::parse(a)[0] > nlohmann::json::parse(b)[0];
+    });
+    EXPECT_EQ(f, want);
+  }
+  // Not one of the table's orders: the files say unsorted.
+  EXPECT_EQ(rows(s(), "SELECT DISTINCT sort_order_id FROM db.t.files"),
+            std::vector<std::string>{"[0]"});
+
+  // The table's write order, nulls first: v ASC, then id DESC. A sort_order alone means the
+  // sort strategy, as in Spark.
+  must(s(), "ALTER TABLE db.t WRITE ORDERED BY v, id DESC");
+  const int32_t order_id = table()->metadata()->default_sort_order_id;
+  ASSERT_GT(order_id, 0);
+  out = must(s(),
+             "CALL system.rewrite_data_files(table => 'db.t', strategy => 'sort', options => "
+             "map('rewrite-all', 'true'))");
+  EXPECT_EQ(out.rows[0].substr(0, 5), "[2,2,");
+  EXPECT_EQ(all_rows(), before);
+  EXPECT_EQ(rows(s(), "SELECT DISTINCT sort_order_id FROM db.t.files"),
+            std::vector<std::string>{fmt::format("[{}]", order_id)});
+  for (const auto& f : files_in_order()) {
+    std::vector<std::string> want = f;
+    std::stable_sort(want.begin(), want.end(), [](const std::string& a, const std::string& b) {
+      auto x = nlohmann::json::parse(a), y = nlohmann::json::parse(b);
+      if (x[1].is_null() != y[1].is_null()) return x[1].is_null();
+      if (!x[1].is_null() && x[1] != y[1]) return x[1] < y[1];
+      return x[0] > y[0];
+    });
+    EXPECT_EQ(f, want);
+  }
+  // The same order given as sort_order is the table's order: its id again.
+  out = must(s(),
+             "CALL system.rewrite_data_files(table => 'db.t', sort_order => 'v ASC NULLS FIRST, "
+             "id DESC NULLS LAST', options => map('rewrite-all', 'true'))");
+  EXPECT_EQ(out.rows[0].substr(0, 5), "[2,2,");
+  EXPECT_EQ(rows(s(), "SELECT DISTINCT sort_order_id FROM db.t.files"),
+            std::vector<std::string>{fmt::format("[{}]", order_id)});
+  // Through a transform: truncate(1, v) groups 'x..' values, then id ascending.
+  out = must(s(),
+             "CALL system.rewrite_data_files(table => 'db.t', sort_order => 'truncate(v, 1) DESC "
+             "NULLS LAST, id', options => map('rewrite-all', 'true'))");
+  for (const auto& f : files_in_order()) {
+    std::vector<std::string> want = f;
+    std::stable_sort(want.begin(), want.end(), [](const std::string& a, const std::string& b) {
+      auto x = nlohmann::json::parse(a), y = nlohmann::json::parse(b);
+      if (x[1].is_null() != y[1].is_null()) return y[1].is_null();
+      if (!x[1].is_null()) {
+        std::string p = x[1].get<std::string>().substr(0, 1);
+        std::string q = y[1].get<std::string>().substr(0, 1);
+        if (p != q) return p > q;
+      }
+      return x[0] < y[0];
+    });
+    EXPECT_EQ(f, want);
+  }
+  EXPECT_EQ(all_rows(), before);
 }
 
 // With partial progress each group (partition) commits on its own.

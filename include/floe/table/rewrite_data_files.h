@@ -1,4 +1,4 @@
-// Compaction: Java's RewriteDataFiles action with the bin-pack strategy, as Spark's
+// Compaction: Java's RewriteDataFiles action with the bin-pack and sort strategies, as Spark's
 // `CALL system.rewrite_data_files` runs it.
 //
 // The files of the current snapshot that may hold rows matching `filter` are candidates when
@@ -10,7 +10,10 @@
 // files (and more than one), more than one file and more than target-file-size-bytes of data,
 // more than max-file-size-bytes of data, or a file with too many deletes (every group with
 // rewrite-all). Each rewritten file's live rows (every delete applied) are written into new
-// files of about target-file-size-bytes under the current schema and partition spec.
+// files of about target-file-size-bytes under the current schema and partition spec. The sort
+// strategy picks and groups files the same way, then writes each group's rows in a sort order
+// (the one given, else the table's; an unsorted table without one is an error): the new files
+// carry that order's id when the table has it, else 0 (unsorted).
 //
 // One RewriteFiles commit replaces them (with partial-progress.enabled, up to
 // partial-progress.max-commits commits of whole groups, and a group that fails is counted in
@@ -26,15 +29,22 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "floe/expr/expression.h"
+#include "floe/spec/sort_order.h"
 #include "floe/table/table.h"
 
 namespace floe {
 
+enum class RewriteStrategy { kBinPack, kSort };
+
 struct RewriteDataFilesOptions {
-  ExprPtr filter;                      // unbound; null = the whole table
+  ExprPtr filter;  // unbound; null = the whole table
+  RewriteStrategy strategy = RewriteStrategy::kBinPack;
+  // kSort: the order (fields by source id of the current schema); none = the table's default.
+  std::optional<SortOrder> sort_order;
   int64_t target_file_size_bytes = 0;  // 0: write.target-file-size-bytes (512 MB)
   int64_t min_file_size_bytes = -1;    // -1: 75 % of the target
   int64_t max_file_size_bytes = -1;    // -1: 180 % of the target
@@ -48,6 +58,10 @@ struct RewriteDataFilesOptions {
   int64_t max_concurrent_file_group_rewrites = 5;  // accepted; groups are read `threads` wide
   bool use_starting_sequence_number = true;
   bool remove_dangling_deletes = true;
+  // Spark's shuffle options of the sort strategy: accepted and checked; the sort is in memory,
+  // one file group at a time.
+  int64_t shuffle_partitions_per_file = 1;
+  double compression_factor = 1.0;
   int threads = 0;  // readers and Parquet encoders; 0 = one per core
   // Called after each file is read: files and bytes done of the total to rewrite.
   std::function<void(int64_t files_done, int64_t files_total, int64_t bytes_done,

@@ -29,12 +29,6 @@ bool fits_precision(int128_t v, int precision) {
   return v < limit && v > -limit;
 }
 
-inline int double_cmp(double a, double b) {
-  bool an = std::isnan(a), bn = std::isnan(b);
-  if (an || bn) return an == bn ? 0 : (an ? 1 : -1);
-  return a < b ? -1 : (a > b ? 1 : 0);
-}
-
 // A fixed-width column of `type` from values and per-row presence flags.
 template <typename T>
 ColumnPtr fixed_column(const TypePtr& type, const std::vector<T>& values,
@@ -246,7 +240,7 @@ struct HashAggregator::Accumulator {
       }
       bool better;
       if constexpr (std::is_floating_point_v<S>) {
-        better = kMax ? double_cmp(x, state[g]) > 0 : double_cmp(x, state[g]) < 0;
+        better = kMax ? compare_doubles(x, state[g]) > 0 : compare_doubles(x, state[g]) < 0;
       } else {
         better = kMax ? x > state[g] : x < state[g];
       }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "floe/columnar/column_vector.h"
+#include "floe/columnar/compare.h"
 #include "floe/columnar/kernels.h"
 #include "floe/util/result.h"
 
@@ -37,28 +38,7 @@ bool rows_equal(const std::vector<const ColumnVector*>& a, int64_t i,
 bool rows_equal(const std::vector<ColumnPtr>& a, int64_t i, const std::vector<ColumnPtr>& b,
                 int64_t j);
 
-// Total order of a[i] against b[j] (same types), <0, 0, >0; nulls before everything when
-// nulls_first, else after. Ascending order; callers negate for DESC (keeping null placement).
-int compare_values(const ColumnVector& a, int64_t i, const ColumnVector& b, int64_t j,
-                   bool nulls_first = true);
-
-// One sort key: a column index, a direction and where nulls go (Spark default: nulls first for
-// ASC, last for DESC).
-struct SortKey {
-  int column = 0;
-  bool ascending = true;
-  std::optional<bool> nulls_first;
-
-  SortKey() = default;
-  SortKey(int column, bool ascending = true, std::optional<bool> nulls_first = std::nullopt)
-      : column(column), ascending(ascending), nulls_first(nulls_first) {}
-
-  bool effective_nulls_first() const { return nulls_first.value_or(ascending); }
-};
-
-// Compares row i of `a` with row j of `b` by `keys` (columns by index in both).
-int compare_rows(const std::vector<ColumnPtr>& a, int64_t i, const std::vector<ColumnPtr>& b,
-                 int64_t j, const std::vector<SortKey>& keys);
+// The total order (compare_values, SortKey, compare_rows) is floe/columnar/compare.h.
 
 // ---------------------------------------------------------------------------------------------
 // GroupTable

@@ -28,6 +28,7 @@ class Parser {
   Result<ExprPtr> expression_only();
   Result<QueryPtr> query_only();
   Result<TypePtr> type_only();
+  Result<std::vector<SortTerm>> sort_terms_only();
 
   // --- token helpers (parser.cc) ---
   const Token& peek(size_t ahead = 0) const {
@@ -117,6 +118,7 @@ class Parser {
   Result<StatementNode> cache();
   Result<StatementNode> uncache();
   Result<TransformTerm> transform_term();
+  Result<std::vector<SortTerm>> sort_terms();
   Result<std::vector<Assignment>> assignments();
   Result<ColumnDef> column_def();
   Result<ColumnPosition> column_position();

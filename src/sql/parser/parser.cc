@@ -248,6 +248,12 @@ Result<TypePtr> Parser::type_only() {
   return t;
 }
 
+Result<std::vector<SortTerm>> Parser::sort_terms_only() {
+  std::vector<SortTerm> terms = FLOE_TRY(sort_terms());
+  if (!at_end()) return error_expected("',' or the end of the sort order");
+  return terms;
+}
+
 }  // namespace internal
 
 using internal::Parser;
@@ -287,6 +293,12 @@ Result<TypePtr> parse_type(std::string_view text) {
   auto tokens = FLOE_TRY(internal::tokenize(text));
   Parser parser(text, std::move(tokens));
   return parser.type_only();
+}
+
+Result<std::vector<ast::SortTerm>> parse_sort_order(std::string_view text) {
+  auto tokens = FLOE_TRY(internal::tokenize(text));
+  Parser parser(text, std::move(tokens));
+  return parser.sort_terms_only();
 }
 
 }  // namespace floe::sql

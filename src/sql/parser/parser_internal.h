@@ -32,4 +32,7 @@ Result<ast::QueryPtr> parse_query(std::string_view text);
 // A Spark type name: "DECIMAL(10, 2)", "MAP<STRING, ARRAY<INT>>".
 Result<ast::TypePtr> parse_type(std::string_view text);
 
+// A sort order as Spark's rewrite_data_files takes it: "id DESC NULLS LAST, bucket(4, name)".
+Result<std::vector<ast::SortTerm>> parse_sort_order(std::string_view text);
+
 }  // namespace floe::sql

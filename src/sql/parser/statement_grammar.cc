@@ -245,6 +245,30 @@ Result<TransformTerm> Parser::transform_term() {
   return term;
 }
 
+// term [ASC|DESC] [NULLS FIRST|LAST], ... (WRITE ORDERED BY, rewrite_data_files sort_order).
+Result<std::vector<SortTerm>> Parser::sort_terms() {
+  std::vector<SortTerm> out;
+  do {
+    SortTerm s;
+    s.term = FLOE_TRY(transform_term());
+    if (accept_kw("DESC")) {
+      s.descending = true;
+    } else {
+      accept_kw("ASC");
+    }
+    if (accept_kw("NULLS")) {
+      if (accept_kw("FIRST")) {
+        s.nulls_first = true;
+      } else {
+        FLOE_TRY(expect_kw("LAST"));
+        s.nulls_first = false;
+      }
+    }
+    out.push_back(std::move(s));
+  } while (accept_sym(","));
+  return out;
+}
+
 Result<StatementNode> Parser::create_table(bool or_replace, bool replace) {
   CreateTableStatement c;
   c.or_replace = or_replace;
@@ -543,28 +567,6 @@ Result<StatementNode> Parser::alter() {
       }
     }
     return Status::OK();
-  };
-  auto sort_terms = [&]() -> Result<std::vector<SortTerm>> {
-    std::vector<SortTerm> out;
-    do {
-      SortTerm s;
-      s.term = FLOE_TRY(transform_term());
-      if (accept_kw("DESC")) {
-        s.descending = true;
-      } else {
-        accept_kw("ASC");
-      }
-      if (accept_kw("NULLS")) {
-        if (accept_kw("FIRST")) {
-          s.nulls_first = true;
-        } else {
-          FLOE_TRY(expect_kw("LAST"));
-          s.nulls_first = false;
-        }
-      }
-      out.push_back(std::move(s));
-    } while (accept_sym(","));
-    return out;
   };
   auto column_list = [&]() -> Result<std::vector<std::vector<std::string>>> {
     std::vector<std::vector<std::string>> out;

@@ -217,31 +217,6 @@ Result<std::shared_ptr<Table>> load_named_table(Session& session, std::string_vi
   return table;
 }
 
-namespace {
-
-// The session's tables as a binder sees them, for binding the sort order's terms.
-class SessionTables : public Catalogish {
- public:
-  explicit SessionTables(const Session& session) : session_(session) {}
-  Result<StoredTable> load_table(const std::vector<std::string>& name) const override {
-    return session_.load_table(name);
-  }
-  std::optional<Result<PlanPtr>> metadata_table(const std::vector<std::string>&,
-                                                const ast::TimeTravel*) const override {
-    return std::nullopt;
-  }
-  const SessionOptions& options() const override { return session_.options(); }
-  Result<CatalogPtr> catalog(bool create) const override { return session_.catalog(create); }
-  Result<TableIdentifier> identifier(const std::vector<std::string>& name) const override {
-    return session_.identifier(name);
-  }
-
- private:
-  const Session& session_;
-};
-
-}  // namespace
-
 Result<LoadResult> load_file(Session& session, std::string_view table_name, const std::string& path,
                              const LoadOptions& options) {
   std::string format = FLOE_TRY(detect_format(path, options.format));
@@ -272,11 +247,7 @@ Result<LoadResult> load_file(Session& session, std::string_view table_name, cons
     });
   };
   // Rows in the table's write order (ALTER TABLE ... WRITE ORDERED BY), as INSERT writes them.
-  SessionTables tables(session);
-  ExecContext exec;
-  exec.threads = threads;
-  Binder binder(tables, exec);
-  TableWriter::RowOrder order = FLOE_TRY(table_row_order(*metadata, binder));
+  TableWriter::RowOrder order = FLOE_TRY(table_row_order(*metadata));
   int64_t snapshot_id = 0;
   WriteResult written = FLOE_TRY(write_rows(
       *table, rows,

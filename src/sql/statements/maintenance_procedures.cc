@@ -1,5 +1,6 @@
 // Maintenance procedures (procedures_internal.h):
-//   CALL system.rewrite_data_files(table => 'db.t' [, strategy => 'binpack']
+//   CALL system.rewrite_data_files(table => 'db.t' [, strategy => 'binpack' | 'sort']
+//       [, sort_order => 'id DESC NULLS LAST, days(ts)']
 //       [, options => map('min-input-files', '2', ...)] [, where => 'day >= ''2026-06-01''']);
 //   CALL system.remove_orphan_files(table => 'db.t' [, older_than => TIMESTAMP '...']
 //       [, location => '...'] [, dry_run => true] [, max_concurrent_deletes => 4]);
@@ -24,7 +25,9 @@
 #include "floe/table/rewrite_manifests.h"
 #include "floe/table/rewrite_position_deletes.h"
 #include "floe/util/strings.h"
+#include "sql/parser/parser_internal.h"
 #include "sql/statements/procedures_internal.h"
+#include "sql/statements/table_definition_internal.h"
 
 namespace floe::sql {
 
@@ -114,21 +117,41 @@ Status call_rewrite_data_files(WriteContext& ctx, const ast::CallStatement& call
   CallArgs args(call, {"table", "strategy", "sort_order", "options", "where"});
   FLOE_TRY(args.check());
   std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
-  if (const ast::Expr* e = args.get("strategy")) {
-    std::string strategy = to_lower(FLOE_TRY(constant_string(ctx, *e, "strategy")));
-    if (strategy != "binpack") {
-      return not_supported(
-          "{}: strategy '{}' is not supported yet (binpack is; sort and zorder are not)",
-          args.procedure(), strategy);
-    }
-  }
-  if (args.get("sort_order")) {
-    return not_supported("{}: sort_order needs the sort strategy, which is not supported yet",
-                         args.procedure());
-  }
   RewriteDataFilesOptions options;
   if (const ast::Expr* e = args.get("options")) {
     options = FLOE_TRY(RewriteDataFilesOptions::from_map(FLOE_TRY(options_arg(ctx, *e))));
+  }
+  if (const ast::Expr* e = args.get("strategy")) {
+    std::string strategy = to_lower(FLOE_TRY(constant_string(ctx, *e, "strategy")));
+    if (strategy == "sort") {
+      options.strategy = RewriteStrategy::kSort;
+    } else if (strategy != "binpack") {
+      return error_at(e->pos, fmt::format("{}: unknown strategy '{}' (binpack or sort)",
+                                          args.procedure(), strategy));
+    }
+  }
+  if (const ast::Expr* e = args.get("sort_order")) {
+    const std::string text = FLOE_TRY(constant_string(ctx, *e, "sort_order"));
+    if (to_lower(trim(text)).starts_with("zorder")) {
+      return not_supported("{}: z-order sort orders are not supported (sort by columns instead)",
+                           args.procedure());
+    }
+    // Spark: a sort_order alone means the sort strategy; with binpack it is an error.
+    if (args.get("strategy") && options.strategy != RewriteStrategy::kSort) {
+      return error_at(e->pos, fmt::format("{}: sort_order needs strategy => 'sort', not binpack",
+                                          args.procedure()));
+    }
+    options.strategy = RewriteStrategy::kSort;
+    auto terms = parse_sort_order(text);
+    if (!terms.ok()) {
+      return invalid_argument("{}: cannot parse sort_order '{}': {}", args.procedure(), text,
+                              terms.status().message());
+    }
+    SortOrder order;
+    for (const auto& term : *terms) {
+      order.fields.push_back(FLOE_TRY(sort_field(*table->metadata()->schema(), term)));
+    }
+    options.sort_order = std::move(order);
   }
   options.filter = FLOE_TRY(where_arg(ctx, args, *table));
   options.threads = ctx.exec.threads;

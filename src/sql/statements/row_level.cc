@@ -310,7 +310,7 @@ Result<std::unique_ptr<TableWriter>> open_writer(const WriteContext& ctx, const 
   options.parquet.threads = ctx.exec.threads > 0 ? ctx.exec.threads : ThreadPool::default_threads();
   auto writer = FLOE_TRY(TableWriter::make(table.io(), *metadata, std::move(options)));
   // New row versions and rewritten rows in the table's write order.
-  TableWriter::RowOrder order = FLOE_TRY(table_row_order(*metadata, ctx.binder));
+  TableWriter::RowOrder order = FLOE_TRY(table_row_order(*metadata));
   if (order) writer->order_rows(std::move(order), metadata->default_sort_order_id);
   return writer;
 }

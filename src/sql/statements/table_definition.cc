@@ -113,6 +113,22 @@ Result<PartitionField> partition_field(const Schema& schema, const ast::Transfor
   return field;
 }
 
+Result<SortField> sort_field(const Schema& schema, const ast::SortTerm& term) {
+  const std::string column = dotted_name(term.term.column);
+  if (!schema.find_field(column, /*case_sensitive=*/false)) {
+    return error_at(term.term.pos,
+                    fmt::format("cannot sort by {}: no column {}", term_text(term.term), column));
+  }
+  PartitionField p = FLOE_TRY(partition_field(schema, term.term));
+  SortField f;
+  f.transform = p.transform;
+  f.source_id = p.source_id;
+  f.direction = term.descending ? SortDirection::kDesc : SortDirection::kAsc;
+  const bool nulls_first = term.nulls_first.value_or(!term.descending);
+  f.null_order = nulls_first ? NullOrder::kNullsFirst : NullOrder::kNullsLast;
+  return f;
+}
+
 std::string absolute_location(std::string_view location) {
   auto colon = location.find(':');
   auto slash = location.find('/');

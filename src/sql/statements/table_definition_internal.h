@@ -11,6 +11,7 @@
 
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
+#include "floe/spec/sort_order.h"
 #include "sql/parser/ast_internal.h"
 
 namespace floe::sql {
@@ -30,6 +31,10 @@ SchemaPtr assign_fresh_ids(const std::vector<NestedField>& fields);
 // Partition field for a SQL transform term on `schema` (field id left 0: the caller numbers
 // them from 1000). Errors name the term.
 Result<PartitionField> partition_field(const Schema& schema, const ast::TransformTerm& term);
+
+// Sort field for a SQL sort term on `schema` (Spark's defaults: nulls first ascending, last
+// descending). Errors name the term.
+Result<SortField> sort_field(const Schema& schema, const ast::SortTerm& term);
 
 // A LOCATION as stored: a relative local path made absolute against the current directory (so
 // the table reads the same from anywhere), normalized; URIs with a scheme as written.

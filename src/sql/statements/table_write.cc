@@ -7,6 +7,7 @@
 #include "floe/util/strings.h"
 #include "floe/util/thread_pool.h"
 #include "floe/write/data_writer.h"
+#include "floe/write/sort_rows.h"
 #include "sql/exec/bound_expr_internal.h"
 #include "sql/exec/relational_internal.h"
 #include "sql/parser/parser_internal.h"
@@ -170,25 +171,17 @@ Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder
       std::make_unique<ProjectNode>(std::move(sorted_plan), std::move(columns), std::move(names)));
 }
 
-Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table, Binder& binder) {
+Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table) {
   const SortOrder* order = table.sort_order();
   const Schema* schema = table.schema();
   if (!order || order->is_unsorted() || !schema) return TableWriter::RowOrder{};
-  const Scope scope = Scope::of(schema->fields(), "");
-  std::vector<BoundExprPtr> exprs;
-  std::vector<SortKey> keys;
-  FLOE_TRY(bind_sort_keys(*order, *schema, scope, binder, &exprs, &keys));
-  return TableWriter::RowOrder(
-      [exprs = std::move(exprs), keys = std::move(keys)](ColumnBatch all) -> Result<ColumnBatch> {
-        std::vector<ColumnPtr> columns;
-        for (const auto& e : exprs) columns.push_back(FLOE_TRY(evaluate(*e, all)));
-        std::vector<int32_t> rows(static_cast<size_t>(all.num_rows));
-        std::iota(rows.begin(), rows.end(), 0);
-        std::stable_sort(rows.begin(), rows.end(), [&](int32_t a, int32_t b) {
-          return compare_rows(columns, a, columns, b, keys) < 0;
-        });
-        return gather(all, rows);
-      });
+  SchemaPtr schema_ptr;
+  for (const auto& sp : table.schemas) {
+    if (sp.get() == schema) schema_ptr = sp;
+  }
+  return TableWriter::RowOrder([order = *order, schema = std::move(schema_ptr)](ColumnBatch all) {
+    return sort_rows(order, *schema, all);
+  });
 }
 
 RowSource plan_source(PlanNode& plan, ExecContext& exec) {

@@ -50,9 +50,9 @@ Result<PlanPtr> order_for_write(PlanPtr plan, const TableMetadata& table, Binder
                                 bool* sorted);
 
 // The same order for a TableWriter's rows (TableWriter::order_rows: held until close, then
-// sorted), for writers that are not fed by one plan (row-level changes). Empty for an unsorted
-// table.
-Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table, Binder& binder);
+// sorted by floe/write/sort_rows.h), for writers that are not fed by one plan (row-level
+// changes, floe load). Empty for an unsorted table.
+Result<TableWriter::RowOrder> table_row_order(const TableMetadata& table);
 
 // A plan as a row source.
 RowSource plan_source(PlanNode& plan, ExecContext& exec);
