@@ -21,11 +21,11 @@ using test_support::field;
 
 SchemaPtr test_schema() {
   return std::make_shared<Schema>(
-      0, std::vector<NestedField>{
-             field(1, "id", Type::int64()), field(2, "name", Type::string()),
-             field(3, "ts", Type::timestamp()), field(4, "d", Type::float64()),
-             field(5, "dec", Type::decimal(9, 2)),
-             field(6, "loc", Type::struct_of({field(7, "zip", Type::int32())}))});
+      0,
+      std::vector<NestedField>{field(1, "id", Type::int64()), field(2, "name", Type::string()),
+                               field(3, "ts", Type::timestamp()), field(4, "d", Type::float64()),
+                               field(5, "dec", Type::decimal(9, 2)),
+                               field(6, "loc", Type::struct_of({field(7, "zip", Type::int32())}))});
 }
 
 // n rows of few distinct values (so ties are common), about one in seven null per column.
@@ -34,8 +34,13 @@ ColumnBatch random_batch(int n, uint32_t seed) {
   std::mt19937 rng(seed);
   auto null = [&] { return rng() % 7 == 0; };
   const char* names[] = {"apple", "apricot", "banana", "b", "", "\xc3\xa9t\xc3\xa9", "zz"};
-  const double doubles[] = {-1.5, 0.0, -0.0, 2.25, std::numeric_limits<double>::quiet_NaN(),
-                            -std::numeric_limits<double>::infinity(), 1e300};
+  const double doubles[] = {-1.5,
+                            0.0,
+                            -0.0,
+                            2.25,
+                            std::numeric_limits<double>::quiet_NaN(),
+                            -std::numeric_limits<double>::infinity(),
+                            1e300};
   for (int i = 0; i < n; ++i) {
     if (null()) {
       b.columns[0]->append_null();
@@ -145,25 +150,32 @@ TEST(SortRows, EveryTransformDirectionAndNullOrder) {
       {"id asc nulls first", {sort_field(1, Transform::identity(), true, true)}},
       {"id desc nulls last", {sort_field(1, Transform::identity(), false, false)}},
       {"id asc nulls last", {sort_field(1, Transform::identity(), true, false)}},
-      {"name desc nulls first, id", {sort_field(2, Transform::identity(), false, true),
-                                     sort_field(1, Transform::identity(), true, true)}},
-      {"truncate(2, name), id desc", {sort_field(2, Transform::truncate(2), true, true),
-                                      sort_field(1, Transform::identity(), false, false)}},
-      {"bucket(4, id), name", {sort_field(1, Transform::bucket(4), true, true),
-                               sort_field(2, Transform::identity(), true, true)}},
+      {"name desc nulls first, id",
+       {sort_field(2, Transform::identity(), false, true),
+        sort_field(1, Transform::identity(), true, true)}},
+      {"truncate(2, name), id desc",
+       {sort_field(2, Transform::truncate(2), true, true),
+        sort_field(1, Transform::identity(), false, false)}},
+      {"bucket(4, id), name",
+       {sort_field(1, Transform::bucket(4), true, true),
+        sort_field(2, Transform::identity(), true, true)}},
       {"bucket(3, name) desc", {sort_field(2, Transform::bucket(3), false, false)}},
       {"truncate(10, id)", {sort_field(1, Transform::truncate(10), true, false)}},
-      {"days(ts) desc, hours(ts)", {sort_field(3, Transform::day(), false, true),
-                                    sort_field(3, Transform::hour(), true, true)}},
-      {"years(ts), months(ts)", {sort_field(3, Transform::year(), true, true),
-                                 sort_field(3, Transform::month(), true, false)}},
+      {"days(ts) desc, hours(ts)",
+       {sort_field(3, Transform::day(), false, true),
+        sort_field(3, Transform::hour(), true, true)}},
+      {"years(ts), months(ts)",
+       {sort_field(3, Transform::year(), true, true),
+        sort_field(3, Transform::month(), true, false)}},
       {"d (NaN, -0.0, infinities)", {sort_field(4, Transform::identity(), true, true)}},
       {"d desc", {sort_field(4, Transform::identity(), false, false)}},
       {"dec", {sort_field(5, Transform::identity(), true, true)}},
-      {"truncate(100, dec) desc, id", {sort_field(5, Transform::truncate(100), false, true),
-                                       sort_field(1, Transform::identity(), true, true)}},
-      {"loc.zip, id", {sort_field(7, Transform::identity(), true, false),
-                       sort_field(1, Transform::identity(), true, true)}},
+      {"truncate(100, dec) desc, id",
+       {sort_field(5, Transform::truncate(100), false, true),
+        sort_field(1, Transform::identity(), true, true)}},
+      {"loc.zip, id",
+       {sort_field(7, Transform::identity(), true, false),
+        sort_field(1, Transform::identity(), true, true)}},
       {"bucket(2, loc.zip) desc", {sort_field(7, Transform::bucket(2), false, true)}},
   };
   SchemaPtr schema = test_schema();
