@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "catalog/catalog_internal.h"
+#include "floe/io/s3_file_io.h"
 #include "floe/spec/metadata_file.h"
 #include "floe/spec/table_properties.h"
 #include "floe/util/strings.h"
@@ -183,6 +184,11 @@ std::string next_metadata_location(const TableMetadata& metadata, std::string_vi
 
 Result<CatalogPtr> open_catalog(std::string_view uri, CatalogOptions options) {
   std::string text(uri);
+  // The warehouse's storage: S3 for an s3:// warehouse (options from the catalog properties and
+  // the AWS_* environment), local disk otherwise.
+  if (!options.io && is_s3_uri(options.warehouse)) {
+    options.io = FLOE_TRY(make_file_io_for(options.warehouse, options.properties));
+  }
   if (uri == "memory:" || uri == "memory") return make_memory_catalog(std::move(options));
   if (uri.starts_with("sqlite:")) {
     std::string_view path = uri.substr(7);
@@ -197,7 +203,16 @@ Result<CatalogPtr> open_catalog(std::string_view uri, CatalogOptions options) {
     auto connection = FLOE_TRY(open_postgres_connection(text));
     return make_sql_catalog(std::move(connection), text, std::move(options));
   }
+  // The filesystem catalog commits by creating v<N>.metadata.json only if it is absent.
+  auto refuse_s3 = [&](std::string_view dir) -> Status {
+    if (!is_s3_uri(dir) && !is_s3_uri(options.warehouse)) return Status::OK();
+    return not_supported(
+        "the filesystem (Hadoop) catalog cannot keep tables on S3: S3 has no atomic rename or "
+        "create-if-absent for its commits; use a SQL catalog (sqlite:PATH or "
+        "postgresql://...) with the S3 warehouse");
+  };
   if (uri.starts_with("hadoop:")) {
+    FLOE_TRY(refuse_s3(uri.substr(7)));
     return make_hadoop_catalog(std::string(uri.substr(7)), text, std::move(options));
   }
   auto colon = uri.find(':');
@@ -205,6 +220,7 @@ Result<CatalogPtr> open_catalog(std::string_view uri, CatalogOptions options) {
   bool has_scheme = colon != std::string_view::npos && colon > 1 &&
                     (slash == std::string_view::npos || colon < slash);
   if (!has_scheme || uri.starts_with("file:")) {
+    FLOE_TRY(refuse_s3(uri));
     return make_hadoop_catalog(text, text, std::move(options));
   }
   return Status(ErrorKind::kNotSupported,

@@ -15,10 +15,7 @@
 namespace floe::cli {
 
 Status run_cdc(const GlobalOptions& options, const CdcCommand& cmd, std::ostream& out) {
-  sql::SessionOptions so;
-  so.warehouse = options.warehouse;
-  so.catalog_uri = options.catalog;
-  so.catalog_name = options.catalog_name;
+  sql::SessionOptions so = options.session_options();
   sql::Session session(so);
 
   sql::CdcOptions co;

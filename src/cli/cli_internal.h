@@ -3,11 +3,13 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "floe/sql/session.h"
 #include "floe/table/table_doctor.h"
 #include "floe/util/result.h"
 
@@ -28,8 +30,13 @@ struct GlobalOptions {
   std::string catalog;  // default: sqlite:<warehouse>/catalog.db
   std::string catalog_name = "lakehouse";
   std::string format = "table";
+  // --conf KEY=VALUE: catalog properties (s3.endpoint, s3.access-key-id, ... for an S3
+  // warehouse).
+  std::map<std::string, std::string> conf;
 
   OutputFormat output_format() const;
+  // The session these options describe (`threads` 0: one per core).
+  sql::SessionOptions session_options(int threads = 0) const;
 };
 
 struct InspectOptions {

@@ -67,10 +67,7 @@ void print_text(const DoctorReport& r, std::ostream& out) {
 
 Status run_doctor(const GlobalOptions& options, const DoctorCommand& cmd, std::ostream& out,
                   bool* needs_maintenance) {
-  sql::SessionOptions so;
-  so.warehouse = options.warehouse;
-  so.catalog_uri = options.catalog;
-  so.catalog_name = options.catalog_name;
+  sql::SessionOptions so = options.session_options();
   sql::Session session(so);
   CatalogPtr catalog = FLOE_TRY(session.catalog(/*create=*/false));
   TableIdentifier id = FLOE_TRY(session.identifier(split(cmd.table, '.')));

@@ -17,6 +17,16 @@ OutputFormat GlobalOptions::output_format() const {
   return OutputFormat::kTable;
 }
 
+sql::SessionOptions GlobalOptions::session_options(int threads) const {
+  sql::SessionOptions s;
+  s.warehouse = warehouse;
+  s.catalog_uri = catalog;
+  s.catalog_name = catalog_name;
+  s.catalog_properties = conf;
+  s.threads = threads;
+  return s;
+}
+
 namespace {
 
 std::string format_ms(int64_t ms) {

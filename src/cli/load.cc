@@ -15,11 +15,7 @@
 namespace floe::cli {
 
 Status run_load(const GlobalOptions& options, const LoadCommand& cmd, std::ostream& out) {
-  sql::SessionOptions so;
-  so.warehouse = options.warehouse;
-  so.catalog_uri = options.catalog;
-  so.catalog_name = options.catalog_name;
-  so.threads = cmd.threads;
+  sql::SessionOptions so = options.session_options(cmd.threads);
   sql::Session session(so);
 
   sql::LoadOptions lo;

@@ -97,15 +97,6 @@ struct Output {
   }
 };
 
-sql::SessionOptions session_options(const GlobalOptions& options, int threads) {
-  sql::SessionOptions s;
-  s.warehouse = options.warehouse;
-  s.catalog_uri = options.catalog;
-  s.catalog_name = options.catalog_name;
-  s.threads = threads;
-  return s;
-}
-
 // --threads beyond what a pool starts: clamped, with a warning.
 int clamped_threads(int threads) {
   std::string warning;
@@ -180,14 +171,14 @@ Status run_sql(const GlobalOptions& options, const SqlCommand& cmd, std::ostream
     script = buffer.str();
   }
   if (script.empty()) return invalid_argument("no SQL given: floe sql \"SELECT ...\" or -f FILE");
-  sql::Session session(session_options(options, clamped_threads(cmd.threads)));
+  sql::Session session(options.session_options(clamped_threads(cmd.threads)));
   bool tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
   Output output(out, options.output_format(), false, tty);
   return run_script(session, output, script);
 }
 
 Status run_shell(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out) {
-  sql::Session session(session_options(options, clamped_threads(cmd.threads)));
+  sql::Session session(options.session_options(clamped_threads(cmd.threads)));
   bool tty = isatty(STDIN_FILENO);
   Output output(out, options.output_format(), true, tty);
   std::string history_file;

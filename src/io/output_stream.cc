@@ -1,6 +1,6 @@
 // FileIO's defaults. open_output: the parts are collected in memory and handed to write_file on
 // close(), so every FileIO (memory, wrappers, test doubles) supports streams with its own
-// write_file semantics. read_range_into: read_range.
+// write_file semantics. read_range_into: read_range. delete_files: delete_file per path.
 #include "floe/io/file_io.h"
 
 namespace floe {
@@ -46,6 +46,14 @@ Status FileIO::read_range_into(std::string_view path, int64_t offset, int64_t le
   std::string bytes = FLOE_TRY(read_range(path, offset, length));
   out->clear();
   out->append(bytes.data(), bytes.size());
+  return Status::OK();
+}
+
+Status FileIO::delete_files(const std::vector<std::string>& paths) {
+  for (const auto& path : paths) {
+    Status st = delete_file(path);
+    if (!st.ok() && st.kind() != ErrorKind::kNotFound) return st;
+  }
   return Status::OK();
 }
 

@@ -34,6 +34,10 @@ int main(int argc, char** argv) {
   app.add_option("--catalog", options.catalog,
                  "Catalog URI (default sqlite:<warehouse>/catalog.db)");
   app.add_option("--catalog-name", options.catalog_name, "Catalog name (default lakehouse)");
+  std::vector<std::string> conf;
+  app.add_option("--conf", conf,
+                 "Catalog property KEY=VALUE, repeatable (s3.endpoint, s3.access-key-id, "
+                 "s3.secret-access-key, s3.path-style-access, client.region, ...)");
   app.add_option("--format", options.format, "Output format")
       ->check(CLI::IsMember({"table", "csv", "json"}));
 
@@ -165,6 +169,14 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  }
+  for (const auto& kv : conf) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "floe: --conf wants KEY=VALUE, not '" << kv << "'" << std::endl;
+      return 2;
+    }
+    options.conf[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
 
   for (int* threads : {&scan_cmd.threads, &sql_cmd.threads, &meta_cmd.threads, &load_cmd.threads,

@@ -22,6 +22,7 @@ struct IoCounters {
   std::atomic<int64_t> write_requests{0};
   std::atomic<int64_t> bytes_written{0};
   std::atomic<int64_t> metadata_requests{0};  // exists, size, list, delete
+  std::atomic<int64_t> retried_requests{0};   // sent again after a transient failure
 
   struct Snapshot {
     int64_t read_requests = 0;
@@ -29,15 +30,16 @@ struct IoCounters {
     int64_t write_requests = 0;
     int64_t bytes_written = 0;
     int64_t metadata_requests = 0;
+    int64_t retried_requests = 0;
     Snapshot operator-(const Snapshot& o) const {
-      return {read_requests - o.read_requests, bytes_read - o.bytes_read,
-              write_requests - o.write_requests, bytes_written - o.bytes_written,
-              metadata_requests - o.metadata_requests};
+      return {read_requests - o.read_requests,         bytes_read - o.bytes_read,
+              write_requests - o.write_requests,       bytes_written - o.bytes_written,
+              metadata_requests - o.metadata_requests, retried_requests - o.retried_requests};
     }
   };
   Snapshot snapshot() const {
-    return {read_requests.load(), bytes_read.load(), write_requests.load(), bytes_written.load(),
-            metadata_requests.load()};
+    return {read_requests.load(), bytes_read.load(),        write_requests.load(),
+            bytes_written.load(), metadata_requests.load(), retried_requests.load()};
   }
   void reset() {
     read_requests = 0;
@@ -45,6 +47,7 @@ struct IoCounters {
     write_requests = 0;
     bytes_written = 0;
     metadata_requests = 0;
+    retried_requests = 0;
   }
 };
 
@@ -97,8 +100,11 @@ class FileIO {
   virtual Result<std::unique_ptr<OutputStream>> open_output(std::string_view path,
                                                             WriteMode mode = WriteMode::kOverwrite);
   virtual Result<bool> exists(std::string_view path) = 0;
-  // kNotFound if absent.
+  // kNotFound if absent (S3 cannot tell: deleting a missing key succeeds there).
   virtual Status delete_file(std::string_view path) = 0;
+  // Deletes many files, in as few requests as the storage allows (S3's DeleteObjects); files
+  // already gone are not an error. The default deletes one by one.
+  virtual Status delete_files(const std::vector<std::string>& paths);
   // Every file under a directory prefix, recursively, sorted by path. Maintenance only: scan
   // planning never lists.
   virtual Result<std::vector<FileInfo>> list(std::string_view prefix) = 0;

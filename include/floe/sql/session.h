@@ -12,6 +12,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -33,6 +34,10 @@ struct SessionOptions {
   // A catalog to use instead of opening `catalog_uri` (embedding, tests).
   CatalogPtr catalog;
   std::string catalog_name = "lakehouse";
+  // Catalog properties, as Iceberg's catalogs take them: s3.endpoint, s3.access-key-id,
+  // s3.secret-access-key, s3.path-style-access, client.region, ... for a warehouse on S3
+  // (floe/io/s3_file_io.h; the AWS_* variables otherwise).
+  std::map<std::string, std::string> catalog_properties;
   std::vector<std::string> current_namespace = {"default"};
   int threads = 0;  // 0 = one per core
 };

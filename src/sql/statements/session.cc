@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "floe/io/file_io.h"
+#include "floe/io/s3_file_io.h"
 #include "floe/table/metadata_tables.h"
 #include "floe/util/strings.h"
 #include "floe/util/utf8.h"
@@ -70,6 +71,12 @@ struct Session::Impl : Catalogish {
   Result<CatalogPtr> catalog(bool create) const override {
     std::lock_guard lock(catalog_mu);
     if (opts.catalog) return opts.catalog;
+    if (opts.catalog_uri.empty() && is_s3_uri(opts.warehouse)) {
+      return invalid_argument(
+          "a warehouse on S3 ({}) needs its catalog named: --catalog sqlite:PATH (a local "
+          "file) or --catalog postgresql://...",
+          opts.warehouse);
+    }
     std::string uri = catalog_uri();
     if (!create && uri.starts_with("sqlite:")) {
       std::error_code ec;
@@ -77,6 +84,7 @@ struct Session::Impl : Catalogish {
     }
     CatalogOptions o;
     o.name = opts.catalog_name;
+    o.properties = opts.catalog_properties;
     // Table locations are stored absolute, so the table reads the same from any directory.
     std::error_code ec;
     auto absolute = std::filesystem::absolute(opts.warehouse, ec);
@@ -131,6 +139,10 @@ struct Session::Impl : Catalogish {
         return table;
       }
       if (loaded.status().kind() != ErrorKind::kNotFound) return loaded.status();
+    }
+    if (is_s3_uri(opts.warehouse)) {
+      return Status(ErrorKind::kNotFound, fmt::format("table {} not found in catalog {}",
+                                                      dotted_name(q), opts.catalog_name));
     }
     // The name becomes a path under the warehouse: refuse one that would leave it.
     for (size_t i = 0; i < q.size(); ++i) {
