@@ -115,9 +115,11 @@ S3Error error_of(const HttpResponse& r) {
   return e;
 }
 
+// Server trouble that may pass: 500, 502, 503 (SlowDown among them), 504, and the codes S3
+// sends for it. Never a 4xx nor 501 Not Implemented (a conditional PUT on some servers).
 bool retryable(const S3Error& e) {
-  return e.status >= 500 || e.code == "SlowDown" || e.code == "RequestTimeout" ||
-         e.code == "InternalError";
+  return e.status == 500 || e.status == 502 || e.status == 503 || e.status == 504 ||
+         e.code == "SlowDown" || e.code == "RequestTimeout" || e.code == "InternalError";
 }
 
 class S3FileIO;
@@ -423,8 +425,8 @@ class S3FileIO final : public FileIO {
       }
       if (!retry || attempt >= options_.max_attempts) {
         if (!r.ok()) {
-          return io_error("S3 {} {}: {} (after {} attempts)", method, p.uri(p.key),
-                          r.status().message(), attempt);
+          return io_error("S3 {} {}: {}{}", method, p.uri(p.key), r.status().message(),
+                          attempt > 1 ? fmt::format(" (after {} attempts)", attempt) : "");
         }
         return std::move(*r);
       }
