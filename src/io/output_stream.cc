@@ -49,12 +49,16 @@ Status FileIO::read_range_into(std::string_view path, int64_t offset, int64_t le
   return Status::OK();
 }
 
-Status FileIO::delete_files(const std::vector<std::string>& paths) {
+Status FileIO::delete_files(const std::vector<std::string>& paths,
+                            std::vector<std::string>* failed) {
+  Status first;
   for (const auto& path : paths) {
     Status st = delete_file(path);
-    if (!st.ok() && st.kind() != ErrorKind::kNotFound) return st;
+    if (st.ok() || st.kind() == ErrorKind::kNotFound) continue;
+    if (failed) failed->push_back(path);
+    if (first.ok()) first = st;
   }
-  return Status::OK();
+  return first;
 }
 
 }  // namespace floe

@@ -12,6 +12,7 @@
 #include <future>
 #include <mutex>
 #include <random>
+#include <span>
 #include <thread>
 
 #include "floe/util/binary_text.h"
@@ -274,38 +275,57 @@ class S3FileIO final : public FileIO {
   }
 
   // DeleteObjects, up to delete_batch_size keys a request, per bucket.
-  Status delete_files(const std::vector<std::string>& paths) override {
+  bool bulk_deletes() const override { return true; }
+
+  Status delete_files(const std::vector<std::string>& paths,
+                      std::vector<std::string>* failed) override {
     std::map<std::string, std::vector<S3Path>> by_bucket;
     for (const auto& path : paths) {
       S3Path p = FLOE_TRY(parse_s3_path(path));
       by_bucket[p.bucket].push_back(std::move(p));
     }
     const size_t batch = static_cast<size_t>(std::max(1, options_.delete_batch_size));
+    Status first;
     for (const auto& [bucket, keys] : by_bucket) {
       for (size_t at = 0; at < keys.size(); at += batch) {
-        std::string body = "<Delete><Quiet>true</Quiet>";
         const size_t end = std::min(keys.size(), at + batch);
-        for (size_t i = at; i < end; ++i) {
-          body += "<Object><Key>" + internal::xml_escape(keys[i].key) + "</Key></Object>";
-        }
-        body += "</Delete>";
-        S3Path b = keys[at];
-        b.key.clear();
-        HttpHeaders headers = {{"content-md5", md5_base64(body)},
-                               {"content-type", "application/xml"}};
-        HttpResponse r = FLOE_TRY(request("POST", b, {{"delete", ""}}, headers, body));
-        counters_.metadata_requests++;
-        if (r.status != 200) return failure("DeleteObjects", b, r);
-        auto errors = internal::xml_elements(r.body, "Error");
-        if (!errors.empty()) {
-          return io_error(
-              "S3 DeleteObjects in bucket {}: {} of {} keys failed; first: key {}: {} {}", bucket,
-              errors.size(), end - at, internal::xml_text(errors[0], "Key"),
-              internal::xml_text(errors[0], "Code"), internal::xml_text(errors[0], "Message"));
-        }
+        Status st = delete_batch(std::span<const S3Path>(keys).subspan(at, end - at), failed);
+        if (first.ok() && !st.ok()) first = st;
       }
     }
-    return Status::OK();
+    return first;
+  }
+
+  // One DeleteObjects request for keys of one bucket; the keys not deleted go to *failed (all
+  // of them when the request itself fails).
+  Status delete_batch(std::span<const S3Path> keys, std::vector<std::string>* failed) {
+    std::string body = "<Delete><Quiet>true</Quiet>";
+    for (const auto& k : keys) {
+      body += "<Object><Key>" + internal::xml_escape(k.key) + "</Key></Object>";
+    }
+    body += "</Delete>";
+    S3Path b = keys.front();
+    b.key.clear();
+    HttpHeaders headers = {{"content-md5", md5_base64(body)}, {"content-type", "application/xml"}};
+    auto all_failed = [&](Status st) {
+      if (failed) {
+        for (const auto& k : keys) failed->push_back(k.uri(k.key));
+      }
+      return st;
+    };
+    auto r = request("POST", b, {{"delete", ""}}, headers, body);
+    if (!r.ok()) return all_failed(r.status());
+    counters_.metadata_requests++;
+    if (r->status != 200) return all_failed(failure("DeleteObjects", b, *r));
+    auto errors = internal::xml_elements(r->body, "Error");
+    if (errors.empty()) return Status::OK();
+    if (failed) {
+      for (std::string_view e : errors) failed->push_back(b.uri(internal::xml_text(e, "Key")));
+    }
+    return io_error("S3 DeleteObjects in bucket {}: {} of {} keys failed; first: key {}: {} {}",
+                    b.bucket, errors.size(), keys.size(), internal::xml_text(errors[0], "Key"),
+                    internal::xml_text(errors[0], "Code"),
+                    internal::xml_text(errors[0], "Message"));
   }
 
   // ListObjectsV2 under prefix/ (as a directory), every page.

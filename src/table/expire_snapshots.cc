@@ -465,9 +465,7 @@ void delete_files(FileIO& io, const Settings& s, std::vector<ExpiredFile> files,
   std::vector<char> deleted(files.size(), 0);
   std::mutex mu;
   int64_t done = 0, bytes_done = 0;
-  ThreadPool pool(std::max(1, s.max_concurrent_deletes));
-  (void)pool.parallel_for(files.size(), [&](size_t i) -> Status {
-    Status st = s.delete_fn ? s.delete_fn(files[i].path) : io.delete_file(files[i].path);
+  auto done_one = [&](size_t i, const Status& st) {
     const bool ok = st.ok() || st.kind() == ErrorKind::kNotFound;
     std::lock_guard lock(mu);
     if (ok) {
@@ -478,8 +476,19 @@ void delete_files(FileIO& io, const Settings& s, std::vector<ExpiredFile> files,
     ++done;
     bytes_done += files[i].size_in_bytes;
     if (s.progress) s.progress(done, total, bytes_done, bytes_total);
-    return Status::OK();
-  });
+  };
+  if (s.delete_fn) {
+    ThreadPool pool(std::max(1, s.max_concurrent_deletes));
+    (void)pool.parallel_for(files.size(), [&](size_t i) -> Status {
+      done_one(i, s.delete_fn(files[i].path));
+      return Status::OK();
+    });
+  } else {
+    // In bulk where the storage can (S3's DeleteObjects), else file by file.
+    std::vector<std::string> paths;
+    for (const auto& f : files) paths.push_back(f.path);
+    delete_all(io, paths, s.max_concurrent_deletes, done_one);
+  }
   for (size_t i = 0; i < files.size(); ++i) {
     if (!deleted[i]) continue;
     count(r, files[i]);

@@ -143,16 +143,12 @@ Result<RemoveOrphanFilesResult> remove_orphan_files(Table& table,
   result.referenced = static_cast<int64_t>(refs.size());
   if (options.dry_run || result.orphans.empty()) return result;
 
-  ThreadPool pool(std::max(1, options.max_concurrent_deletes));
   std::mutex mu;
   std::vector<std::string> failed;
-  (void)pool.parallel_for(result.orphans.size(), [&](size_t i) -> Status {
-    Status st = io.delete_file(result.orphans[i]);
-    if (!st.ok()) {
-      std::lock_guard<std::mutex> lock(mu);
-      failed.push_back(st.to_string());
-    }
-    return Status::OK();
+  delete_all(io, result.orphans, options.max_concurrent_deletes, [&](size_t, const Status& st) {
+    if (st.ok()) return;
+    std::lock_guard<std::mutex> lock(mu);
+    failed.push_back(st.to_string());
   });
   if (!failed.empty()) {
     return io_error("remove_orphan_files: could not remove {} of {} orphan files; first: {}",

@@ -195,6 +195,29 @@ TEST_F(S3Warehouse, LessonTablesGiveTheSameResultsAsLocalDisk) {
   EXPECT_FALSE(*io->exists(stray));
   EXPECT_EQ(testing::rows(on_s3, "SELECT count(*) FROM analytics.orders"),
             testing::rows(on_disk, "SELECT count(*) FROM analytics.orders"));
+
+  // expire_snapshots deletes what only old snapshots reached in bulk: DeleteObjects requests,
+  // not one per file. What is left reads the same, and every file it references is there.
+  const auto before = catalog->io()->counters().snapshot();
+  auto expired = testing::run(on_s3,
+                              "CALL system.expire_snapshots(table => 'analytics.orders', "
+                              "older_than => TIMESTAMP '2100-01-01 00:00:00', retain_last => 1)");
+  ASSERT_TRUE(expired.ok()) << expired.status().message();
+  int64_t deleted = 0;
+  for (auto& v : nlohmann::json::parse(expired->rows.at(0))) deleted += v.get<int64_t>();
+  EXPECT_GT(deleted, 20);
+  const auto used = catalog->io()->counters().snapshot() - before;
+  EXPECT_LT(used.metadata_requests, deleted / 4) << deleted << " files deleted";
+  EXPECT_EQ(testing::rows(on_s3,
+                          "SELECT status, count(*) FROM analytics.orders GROUP BY status "
+                          "ORDER BY status"),
+            testing::rows(on_disk,
+                          "SELECT status, count(*) FROM analytics.orders GROUP BY "
+                          "status ORDER BY status"));
+  for (const auto& row : testing::rows(on_s3, "SELECT file_path FROM analytics.orders.all_files")) {
+    const std::string path = nlohmann::json::parse(row)[0];
+    EXPECT_TRUE(*io->exists(path)) << path;
+  }
 }
 
 // A scan plans from metadata alone: planning a filtered query reads the metadata, manifest

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -103,8 +104,13 @@ class FileIO {
   // kNotFound if absent (S3 cannot tell: deleting a missing key succeeds there).
   virtual Status delete_file(std::string_view path) = 0;
   // Deletes many files, in as few requests as the storage allows (S3's DeleteObjects); files
-  // already gone are not an error. The default deletes one by one.
-  virtual Status delete_files(const std::vector<std::string>& paths);
+  // already gone are not an error. The paths not deleted are appended to *failed (when given)
+  // and the first error is returned. The default deletes one by one.
+  virtual Status delete_files(const std::vector<std::string>& paths,
+                              std::vector<std::string>* failed = nullptr);
+  // True when delete_files takes many files a request: callers then hand it batches of up to
+  // 1,000 paths instead of deleting file by file in parallel.
+  virtual bool bulk_deletes() const { return false; }
   // Every file under a directory prefix, recursively, sorted by path. Maintenance only: scan
   // planning never lists.
   virtual Result<std::vector<FileInfo>> list(std::string_view prefix) = 0;
@@ -118,6 +124,12 @@ class FileIO {
 };
 
 using FileIOPtr = std::shared_ptr<FileIO>;
+
+// Deletes `paths` with up to `threads` requests in flight: in batches of 1,000 through
+// delete_files when the FileIO deletes in bulk (S3), else file by file. `done(i, status)` is
+// called once for each path (from the worker threads; ok means deleted or already gone).
+void delete_all(FileIO& io, const std::vector<std::string>& paths, int threads,
+                const std::function<void(size_t index, const Status& status)>& done);
 
 // Local disk. Accepts plain paths and file: URIs (file:/x, file:///x, file://relative/x).
 FileIOPtr make_local_file_io();
