@@ -33,6 +33,7 @@ struct GlobalOptions {
   // --conf KEY=VALUE: catalog properties (s3.endpoint, s3.access-key-id, ... for an S3
   // warehouse).
   std::map<std::string, std::string> conf;
+  bool verbose = false;  // --verbose: the storage requests each command made, by kind
 
   OutputFormat output_format() const;
   // The session these options describe (`threads` 0: one per core).

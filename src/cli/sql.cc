@@ -3,6 +3,8 @@
 #include <readline/readline.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -106,6 +108,20 @@ int clamped_threads(int threads) {
 }
 
 // Runs a script; with timing, prints "Time taken" per script like spark-sql.
+// --verbose: the catalog storage's requests by kind (GET, PUT, HEAD, LIST, DELETE), bytes and
+// retries, on stderr.
+void print_io(sql::Session& session) {
+  auto catalog = session.catalog(/*create=*/false);
+  if (!catalog.ok() || !*catalog) return;
+  const IoCounters::Snapshot c = (*catalog)->io()->counters().snapshot();
+  const int64_t heads = c.metadata_requests - c.list_requests - c.delete_requests;
+  std::cerr << fmt::format(
+      "floe: I/O: {} GET ({} bytes), {} PUT ({} bytes), {} HEAD, {} LIST, {} DELETE, {} "
+      "retried\n",
+      c.read_requests, c.bytes_read, c.write_requests, c.bytes_written, heads, c.list_requests,
+      c.delete_requests, c.retried_requests);
+}
+
 Status run_script(sql::Session& session, Output& output, const std::string& script) {
   auto start = std::chrono::steady_clock::now();
   Status s = run_guarded([&] { return session.run(script, output.sink()); });
@@ -174,7 +190,9 @@ Status run_sql(const GlobalOptions& options, const SqlCommand& cmd, std::ostream
   sql::Session session(options.session_options(clamped_threads(cmd.threads)));
   bool tty = isatty(STDOUT_FILENO) && isatty(STDERR_FILENO);
   Output output(out, options.output_format(), false, tty);
-  return run_script(session, output, script);
+  Status st = run_script(session, output, script);
+  if (options.verbose) print_io(session);
+  return st;
 }
 
 Status run_shell(const GlobalOptions& options, const SqlCommand& cmd, std::ostream& out) {

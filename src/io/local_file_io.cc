@@ -349,6 +349,7 @@ class LocalFileIO final : public FileIO {
 
   Status delete_file(std::string_view uri) override {
     counters_.metadata_requests++;
+    counters_.delete_requests++;
     std::string path = local_path_of(uri);
     if (::unlink(path.c_str()) != 0) return errno_status(errno, "delete", path);
     return Status::OK();
@@ -356,6 +357,7 @@ class LocalFileIO final : public FileIO {
 
   Result<std::vector<FileInfo>> list(std::string_view prefix) override {
     counters_.metadata_requests++;
+    counters_.list_requests++;
     std::string root = local_path_of(prefix);
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     if (root.empty()) root = ".";

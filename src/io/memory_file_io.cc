@@ -82,6 +82,7 @@ class MemoryFileIO final : public FileIO {
 
   Status delete_file(std::string_view path) override {
     counters_.metadata_requests++;
+    counters_.delete_requests++;
     std::lock_guard lock(mu_);
     auto it = files_.find(path);
     if (it == files_.end()) return not_found("delete: file not found: {}", path);
@@ -92,6 +93,7 @@ class MemoryFileIO final : public FileIO {
   // `prefix` is treated as a directory, as on disk: "wh/t" lists "wh/t/a" but not "wh/t2/a".
   Result<std::vector<FileInfo>> list(std::string_view prefix) override {
     counters_.metadata_requests++;
+    counters_.list_requests++;
     std::string dir(prefix);
     if (!dir.empty() && dir.back() != '/') dir.push_back('/');
     std::vector<FileInfo> out;

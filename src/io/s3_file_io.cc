@@ -194,6 +194,9 @@ class S3FileIO final : public FileIO {
     return std::string(reinterpret_cast<const char*>(out.data()), out.size());
   }
 
+  // A short read fetches read_ahead_bytes from its offset (less at the end of the file) and
+  // keeps them: the next reads inside come from memory (a Parquet row group's column chunks lie
+  // side by side, so one GET serves several).
   Status read_range_into(std::string_view path, int64_t offset, int64_t length,
                          Buffer* out) override {
     S3Path p = FLOE_TRY(parse_s3_path(path));
@@ -202,31 +205,89 @@ class S3FileIO final : public FileIO {
     }
     out->clear();
     if (length == 0) return Status::OK();
-    out->reserve(static_cast<size_t>(length));
+    if (copy_read_ahead(path, offset, length, out)) return Status::OK();
+    const int64_t ahead = options_.read_ahead_bytes;
+    if (length >= ahead) return fetch_range(p, path, offset, length, length, out);
+    auto bytes = std::make_shared<Buffer>();
+    FLOE_TRY(fetch_range(p, path, offset, ahead, length, bytes.get()));
+    out->resize(static_cast<size_t>(length));
+    std::memcpy(out->data(), bytes->data(), static_cast<size_t>(length));
+    keep_read_ahead(path, offset, std::move(bytes));
+    return Status::OK();
+  }
+
+  // GET of [offset, offset + want), of which at least `need` bytes must exist.
+  Status fetch_range(const S3Path& p, std::string_view path, int64_t offset, int64_t want,
+                     int64_t need, Buffer* out) {
+    out->clear();
+    out->reserve(static_cast<size_t>(want));
     HttpHeaders headers = {
-        {"range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + length - 1)}};
+        {"range", "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + want - 1)}};
     HttpResponse r = FLOE_TRY(request("GET", p, {}, headers, {}, out));
     if (r.status == 416) {
       return invalid_argument("read {}: range [{}, {}) passes the end of the file", path, offset,
-                              offset + length);
+                              offset + need);
     }
     if (r.status != 206 && r.status != 200) return failure("GET", p, r);
     counters_.read_requests++;
     counters_.bytes_read += static_cast<int64_t>(out->size());
     if (r.status == 200) {
       // A server that ignores Range sends the whole object: keep the slice asked for.
-      if (static_cast<int64_t>(out->size()) < offset + length) {
+      const int64_t size = static_cast<int64_t>(out->size());
+      if (size < offset + need) {
         return invalid_argument("read {}: range [{}, {}) passes the end of the file ({} bytes)",
-                                path, offset, offset + length, out->size());
+                                path, offset, offset + need, size);
       }
-      std::memmove(out->data(), out->data() + offset, static_cast<size_t>(length));
-      out->resize(static_cast<size_t>(length));
+      const int64_t keep = std::min(want, size - offset);
+      std::memmove(out->data(), out->data() + offset, static_cast<size_t>(keep));
+      out->resize(static_cast<size_t>(keep));
     }
-    if (static_cast<int64_t>(out->size()) != length) {
+    if (static_cast<int64_t>(out->size()) < need) {
       return invalid_argument("read {}: range [{}, {}) passes the end of the file", path, offset,
-                              offset + length);
+                              offset + need);
     }
+    out->resize(static_cast<size_t>(std::min<int64_t>(want, static_cast<int64_t>(out->size()))));
     return Status::OK();
+  }
+
+  bool copy_read_ahead(std::string_view path, int64_t offset, int64_t length, Buffer* out) {
+    std::lock_guard lock(ahead_mu_);
+    for (auto& a : ahead_) {
+      if (a.path != path || offset < a.start ||
+          offset + length > a.start + static_cast<int64_t>(a.bytes->size())) {
+        continue;
+      }
+      a.used = ++ahead_clock_;
+      out->resize(static_cast<size_t>(length));
+      std::memcpy(out->data(), a.bytes->data() + (offset - a.start), static_cast<size_t>(length));
+      return true;
+    }
+    return false;
+  }
+
+  void keep_read_ahead(std::string_view path, int64_t start, std::shared_ptr<Buffer> bytes) {
+    std::lock_guard lock(ahead_mu_);
+    ahead_bytes_ += static_cast<int64_t>(bytes->size());
+    ahead_.push_back({std::string(path), start, std::move(bytes), ++ahead_clock_});
+    while (ahead_bytes_ > options_.read_ahead_cache_bytes && !ahead_.empty()) {
+      auto oldest = std::min_element(ahead_.begin(), ahead_.end(),
+                                     [](const auto& x, const auto& y) { return x.used < y.used; });
+      ahead_bytes_ -= static_cast<int64_t>(oldest->bytes->size());
+      ahead_.erase(oldest);
+    }
+  }
+
+  // A file written or deleted through this FileIO: its read-ahead is stale.
+  void forget(std::string_view path) {
+    std::lock_guard lock(ahead_mu_);
+    for (auto it = ahead_.begin(); it != ahead_.end();) {
+      if (it->path == path) {
+        ahead_bytes_ -= static_cast<int64_t>(it->bytes->size());
+        it = ahead_.erase(it);
+      } else {
+        ++it;
+      }
+    }
   }
 
   Result<int64_t> file_size(std::string_view path) override {
@@ -250,6 +311,7 @@ class S3FileIO final : public FileIO {
 
   Status write_file(std::string_view path, std::string_view data, WriteMode mode) override {
     S3Path p = FLOE_TRY(parse_s3_path(path));
+    forget(path);
     if (static_cast<int64_t>(data.size()) >= options_.multipart_threshold) {
       S3OutputStream stream(this, p, mode);
       FLOE_TRY(stream.write(data));
@@ -261,14 +323,17 @@ class S3FileIO final : public FileIO {
   Result<std::unique_ptr<OutputStream>> open_output(std::string_view path,
                                                     WriteMode mode) override {
     S3Path p = FLOE_TRY(parse_s3_path(path));
+    forget(path);
     return std::unique_ptr<OutputStream>(std::make_unique<S3OutputStream>(this, p, mode));
   }
 
   // S3 answers 204 whether or not the key existed, so deleting a missing key succeeds here.
   Status delete_file(std::string_view path) override {
     S3Path p = FLOE_TRY(parse_s3_path(path));
+    forget(path);
     HttpResponse r = FLOE_TRY(request("DELETE", p, {}, {}, {}));
     counters_.metadata_requests++;
+    counters_.delete_requests++;
     if (r.status == 204 || r.status == 200) return Status::OK();
     if (r.status == 404) return not_found("DELETE: file not found: {}", path);
     return failure("DELETE", p, r);
@@ -282,6 +347,7 @@ class S3FileIO final : public FileIO {
     std::map<std::string, std::vector<S3Path>> by_bucket;
     for (const auto& path : paths) {
       S3Path p = FLOE_TRY(parse_s3_path(path));
+      forget(path);
       by_bucket[p.bucket].push_back(std::move(p));
     }
     const size_t batch = static_cast<size_t>(std::max(1, options_.delete_batch_size));
@@ -316,6 +382,7 @@ class S3FileIO final : public FileIO {
     auto r = request("POST", b, {{"delete", ""}}, headers, body);
     if (!r.ok()) return all_failed(r.status());
     counters_.metadata_requests++;
+    counters_.delete_requests++;
     if (r->status != 200) return all_failed(failure("DeleteObjects", b, *r));
     auto errors = internal::xml_elements(r->body, "Error");
     if (errors.empty()) return Status::OK();
@@ -343,6 +410,7 @@ class S3FileIO final : public FileIO {
       if (!token.empty()) query.emplace_back("continuation-token", token);
       HttpResponse r = FLOE_TRY(request("GET", b, query, {}, {}));
       counters_.metadata_requests++;
+      counters_.list_requests++;
       if (r.status != 200) return failure("ListObjectsV2", p, r);
       for (std::string_view c : internal::xml_elements(r.body, "Contents")) {
         FileInfo f;
@@ -508,6 +576,16 @@ class S3FileIO final : public FileIO {
   std::string scheme_;
   std::string host_;
   std::atomic<bool> create_new_unsupported_{false};
+  struct ReadAhead {
+    std::string path;
+    int64_t start = 0;
+    std::shared_ptr<Buffer> bytes;
+    uint64_t used = 0;
+  };
+  std::mutex ahead_mu_;
+  std::vector<ReadAhead> ahead_;
+  int64_t ahead_bytes_ = 0;
+  uint64_t ahead_clock_ = 0;
 };
 
 S3OutputStream::~S3OutputStream() {

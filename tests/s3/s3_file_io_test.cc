@@ -68,6 +68,42 @@ TEST(S3FileIO, WritesReadsRangesAndDeletes) {
   EXPECT_GE(c.bytes_read, 100000 + 8 + 1000);
 }
 
+// Short ranged reads fetch ahead: the column chunks of a row group, side by side, cost one GET.
+// A rewrite of the file through the same FileIO is never served from stale bytes.
+TEST(S3FileIO, ReadAheadServesNearbyRanges) {
+  FLOE_REQUIRE_S3_SERVER();
+  S3Options o = server_options();
+  o.read_ahead_bytes = 256 << 10;
+  FileIOPtr io = s3_io(o);
+  const std::string path = unique_prefix("ahead") + "/f.bin";
+  const std::string data = random_bytes(1 << 20, 5);
+  ASSERT_TRUE(io->write_file(path, data).ok());
+  auto before = io->counters().snapshot();
+  for (int64_t at = 0; at < (200 << 10); at += 20000) {
+    EXPECT_EQ(*io->read_range(path, at, 15000), data.substr(static_cast<size_t>(at), 15000));
+  }
+  EXPECT_EQ((io->counters().snapshot() - before).read_requests, 1);
+  // Past what was fetched: a second GET; the end of the file: what is there, then an error.
+  EXPECT_EQ(*io->read_range(path, 300000, 100), data.substr(300000, 100));
+  EXPECT_EQ(*io->read_range(path, (1 << 20) - 10, 10), data.substr((1 << 20) - 10));
+  EXPECT_FALSE(io->read_range(path, (1 << 20) - 10, 11).ok());
+  EXPECT_EQ((io->counters().snapshot() - before).read_requests, 3);
+  // Rewritten: the new bytes.
+  const std::string other = random_bytes(1 << 20, 6);
+  ASSERT_TRUE(io->write_file(path, other).ok());
+  EXPECT_EQ(*io->read_range(path, 100, 1000), other.substr(100, 1000));
+  // Off: exact ranges, one GET each.
+  o.read_ahead_bytes = 0;
+  FileIOPtr exact = s3_io(o);
+  before = exact->counters().snapshot();
+  EXPECT_EQ(*exact->read_range(path, 0, 10), other.substr(0, 10));
+  EXPECT_EQ(*exact->read_range(path, 10, 10), other.substr(10, 10));
+  const auto used = exact->counters().snapshot() - before;
+  EXPECT_EQ(used.read_requests, 2);
+  EXPECT_EQ(used.bytes_read, 20);
+  ASSERT_TRUE(io->delete_file(path).ok());
+}
+
 // Keys with spaces, '+', '=', '~', '%', unicode and a leading dot sign and round-trip, and the
 // listing gives them back as written.
 TEST(S3FileIO, KeysThatNeedEncoding) {

@@ -34,6 +34,8 @@ int main(int argc, char** argv) {
   app.add_option("--catalog", options.catalog,
                  "Catalog URI (default sqlite:<warehouse>/catalog.db)");
   app.add_option("--catalog-name", options.catalog_name, "Catalog name (default lakehouse)");
+  app.add_flag("-v,--verbose", options.verbose,
+               "Print the storage requests each command made (GET, PUT, HEAD, LIST, DELETE)");
   std::vector<std::string> conf;
   app.add_option("--conf", conf,
                  "Catalog property KEY=VALUE, repeatable (s3.endpoint, s3.access-key-id, "

@@ -23,6 +23,8 @@ struct IoCounters {
   std::atomic<int64_t> write_requests{0};
   std::atomic<int64_t> bytes_written{0};
   std::atomic<int64_t> metadata_requests{0};  // exists, size, list, delete
+  std::atomic<int64_t> list_requests{0};      // of those: listings (S3: one per page)
+  std::atomic<int64_t> delete_requests{0};    // of those: deletes (S3: one per 1,000 in bulk)
   std::atomic<int64_t> retried_requests{0};   // sent again after a transient failure
 
   struct Snapshot {
@@ -31,16 +33,20 @@ struct IoCounters {
     int64_t write_requests = 0;
     int64_t bytes_written = 0;
     int64_t metadata_requests = 0;
+    int64_t list_requests = 0;
+    int64_t delete_requests = 0;
     int64_t retried_requests = 0;
     Snapshot operator-(const Snapshot& o) const {
       return {read_requests - o.read_requests,         bytes_read - o.bytes_read,
               write_requests - o.write_requests,       bytes_written - o.bytes_written,
-              metadata_requests - o.metadata_requests, retried_requests - o.retried_requests};
+              metadata_requests - o.metadata_requests, list_requests - o.list_requests,
+              delete_requests - o.delete_requests,     retried_requests - o.retried_requests};
     }
   };
   Snapshot snapshot() const {
-    return {read_requests.load(), bytes_read.load(),        write_requests.load(),
-            bytes_written.load(), metadata_requests.load(), retried_requests.load()};
+    return {read_requests.load(),     bytes_read.load(),    write_requests.load(),
+            bytes_written.load(),     metadata_requests.load(), list_requests.load(),
+            delete_requests.load(),   retried_requests.load()};
   }
   void reset() {
     read_requests = 0;
@@ -48,6 +54,8 @@ struct IoCounters {
     write_requests = 0;
     bytes_written = 0;
     metadata_requests = 0;
+    list_requests = 0;
+    delete_requests = 0;
     retried_requests = 0;
   }
 };
