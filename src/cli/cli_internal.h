@@ -164,4 +164,25 @@ struct CdcCommand {
 // per batch (cdc.cc), with a progress line on a terminal and a summary at the end.
 Status run_cdc(const GlobalOptions& options, const CdcCommand& cmd, std::ostream& out);
 
+struct BenchListingCommand {
+  int64_t partitions = 2000;        // --partitions N
+  int64_t files_per_partition = 1;  // --files-per-partition K
+  int64_t rows_per_file = 1000;     // --rows-per-file R
+  bool keep = false;                // --keep: keep the files and the table
+};
+
+// floe bench listing: finding one partition's files by listing a Hive layout against Iceberg's
+// planning over the same files, with the requests, bytes and time of each (bench_listing.cc).
+Status run_bench_listing(const GlobalOptions& options, const BenchListingCommand& cmd,
+                         std::ostream& out);
+
+struct BenchS3ReadCommand {
+  int64_t rows = 5000000;  // --rows N
+  bool keep = false;       // --keep: keep the S3 table
+};
+
+// floe bench s3-read: a full scan of the same table on local disk and on S3 (bench_s3_read.cc).
+Status run_bench_s3_read(const GlobalOptions& options, const BenchS3ReadCommand& cmd,
+                         std::ostream& out);
+
 }  // namespace floe::cli

@@ -412,6 +412,7 @@ class S3FileIO final : public FileIO {
       counters_.metadata_requests++;
       counters_.list_requests++;
       if (r.status != 200) return failure("ListObjectsV2", p, r);
+      counters_.bytes_read += static_cast<int64_t>(r.body.size());
       for (std::string_view c : internal::xml_elements(r.body, "Contents")) {
         FileInfo f;
         f.path = p.uri(internal::xml_text(c, "Key"));

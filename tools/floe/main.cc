@@ -167,6 +167,24 @@ int main(int argc, char** argv) {
                    "Rows of the orders table; the other tables scale with it (default 1000000)");
   demo->add_flag("--keep", demo_options.keep, "Keep the demo's warehouse directory");
 
+  auto* bench = app.add_subcommand("bench", "Measure floe on the warehouse's storage (S3 or disk)");
+  bench->require_subcommand(1);
+  floe::cli::BenchListingCommand listing_cmd;
+  auto* bench_listing = bench->add_subcommand(
+      "listing", "Find one partition's files by listing a Hive layout and by Iceberg planning");
+  bench_listing->add_option("--partitions", listing_cmd.partitions,
+                            "Partitions (day, hour) to write (default 2000)");
+  bench_listing->add_option("--files-per-partition", listing_cmd.files_per_partition,
+                            "Parquet files per partition (default 1)");
+  bench_listing->add_option("--rows-per-file", listing_cmd.rows_per_file,
+                            "Rows per file (default 1000)");
+  bench_listing->add_flag("--keep", listing_cmd.keep, "Keep the files and the table");
+  floe::cli::BenchS3ReadCommand s3_read_cmd;
+  auto* bench_s3_read = bench->add_subcommand(
+      "s3-read", "Full-table scan throughput from the S3 warehouse against local disk");
+  bench_s3_read->add_option("--rows", s3_read_cmd.rows, "Rows of the table (default 5000000)");
+  bench_s3_read->add_flag("--keep", s3_read_cmd.keep, "Keep the table on S3");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -219,6 +237,10 @@ int main(int argc, char** argv) {
       status = floe::cli::run_doctor(options, doctor_cmd, std::cout, &needs_maintenance);
     } else if (demo->parsed()) {
       status = floe::cli::run_demo(options, demo_options, std::cout);
+    } else if (bench_listing->parsed()) {
+      status = floe::cli::run_bench_listing(options, listing_cmd, std::cout);
+    } else if (bench_s3_read->parsed()) {
+      status = floe::cli::run_bench_s3_read(options, s3_read_cmd, std::cout);
     }
     return status;
   });

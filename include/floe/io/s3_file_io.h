@@ -2,9 +2,10 @@
 // HTTP with floe's own AWS Signature V4 signer. Ranged GETs (Parquet footers, Puffin blobs),
 // HEAD, PUT, multipart uploads for large files (parts in parallel, aborted on failure), DELETE
 // and batch DeleteObjects, and paginated ListObjectsV2 for maintenance only (scan planning never
-// lists). Connections are pooled and reused; requests that fail with 500, 503, SlowDown, a
-// timeout or a reset are retried with exponential backoff and jitter, never a 4xx. Errors name
-// the bucket, the key and the S3 error code; credentials never appear in an error or a log.
+// lists; the answers' bytes count as bytes read). Connections are pooled and reused; requests that
+// fail with 500, 503, SlowDown, a timeout or a reset are retried with exponential backoff and
+// jitter, never a 4xx. Errors name the bucket, the key and the S3 error code; credentials never
+// appear in an error or a log.
 //
 // S3 has no atomic rename and (on most servers) no create-if-absent: every object is written
 // once under a fresh name and the catalog's compare-and-swap makes a commit atomic.
