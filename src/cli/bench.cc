@@ -61,8 +61,9 @@ Result<bool> CountingFileIO::exists(std::string_view path) {
 
 Status CountingFileIO::delete_file(std::string_view path) { return inner_->delete_file(path); }
 
-Status CountingFileIO::delete_files(const std::vector<std::string>& paths) {
-  return inner_->delete_files(paths);
+Status CountingFileIO::delete_files(const std::vector<std::string>& paths,
+                                    std::vector<std::string>* failed) {
+  return inner_->delete_files(paths, failed);
 }
 
 Result<std::vector<FileInfo>> CountingFileIO::list(std::string_view prefix) {
@@ -130,8 +131,8 @@ Status remove_run(const Storage& storage, const TableIdentifier& table, const st
     batches[i / kDeleteBatch].push_back(std::move(files[i].path));
   }
   ThreadPool pool(std::min(kDeleteThreads, ThreadPool::max_threads()));
-  FLOE_TRY(pool.parallel_for(batches.size(),
-                             [&](size_t i) { return storage.io->delete_files(batches[i]); }));
+  FLOE_TRY(pool.parallel_for(
+      batches.size(), [&](size_t i) { return storage.io->delete_files(batches[i], nullptr); }));
   if (!storage.on_s3) {
     std::error_code ec;
     std::filesystem::remove_all(local_path_of(prefix), ec);

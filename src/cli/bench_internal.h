@@ -48,7 +48,9 @@ class CountingFileIO final : public FileIO {
   Result<std::unique_ptr<OutputStream>> open_output(std::string_view path, WriteMode mode) override;
   Result<bool> exists(std::string_view path) override;
   Status delete_file(std::string_view path) override;
-  Status delete_files(const std::vector<std::string>& paths) override;
+  Status delete_files(const std::vector<std::string>& paths,
+                      std::vector<std::string>* failed) override;
+  bool bulk_deletes() const override { return inner_->bulk_deletes(); }
   Result<std::vector<FileInfo>> list(std::string_view prefix) override;
   const IoCounters& counters() const override { return inner_->counters(); }
   IoCounters& counters() override { return inner_->counters(); }

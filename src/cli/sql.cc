@@ -1,9 +1,8 @@
 // floe sql / floe shell: runs Spark-SQL statements and prints their results.
+#include <fmt/format.h>
 #include <readline/history.h>
 #include <readline/readline.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <chrono>
 #include <cstdio>

@@ -195,8 +195,8 @@ class S3FileIO final : public FileIO {
   }
 
   // A short read fetches read_ahead_bytes from its offset (less at the end of the file) and
-  // keeps them: the next reads inside come from memory (a Parquet row group's column chunks lie
-  // side by side, so one GET serves several).
+  // keeps the rest: the next reads inside come from memory (a Parquet row group's column chunks
+  // lie side by side, so one GET serves several).
   Status read_range_into(std::string_view path, int64_t offset, int64_t length,
                          Buffer* out) override {
     S3Path p = FLOE_TRY(parse_s3_path(path));
@@ -212,7 +212,7 @@ class S3FileIO final : public FileIO {
     FLOE_TRY(fetch_range(p, path, offset, ahead, length, bytes.get()));
     out->resize(static_cast<size_t>(length));
     std::memcpy(out->data(), bytes->data(), static_cast<size_t>(length));
-    keep_read_ahead(path, offset, std::move(bytes));
+    keep_read_ahead(path, offset, length, std::move(bytes));
     return Status::OK();
   }
 
@@ -250,25 +250,36 @@ class S3FileIO final : public FileIO {
     return Status::OK();
   }
 
+  // Bytes fetched ahead are used once, front to back: a read inside them takes its bytes and
+  // everything before (a row group's chunks are read in file order), so a later query reads
+  // from S3 again rather than from memory, and an entry read to its end is dropped.
   bool copy_read_ahead(std::string_view path, int64_t offset, int64_t length, Buffer* out) {
     std::lock_guard lock(ahead_mu_);
-    for (auto& a : ahead_) {
-      if (a.path != path || offset < a.start ||
-          offset + length > a.start + static_cast<int64_t>(a.bytes->size())) {
-        continue;
-      }
-      a.used = ++ahead_clock_;
+    for (auto it = ahead_.begin(); it != ahead_.end(); ++it) {
+      const int64_t end = it->start + static_cast<int64_t>(it->bytes->size());
+      if (it->path != path || offset < it->unread || offset + length > end) continue;
       out->resize(static_cast<size_t>(length));
-      std::memcpy(out->data(), a.bytes->data() + (offset - a.start), static_cast<size_t>(length));
+      std::memcpy(out->data(), it->bytes->data() + (offset - it->start),
+                  static_cast<size_t>(length));
+      it->unread = offset + length;
+      it->used = ++ahead_clock_;
+      if (it->unread >= end) {
+        ahead_bytes_ -= static_cast<int64_t>(it->bytes->size());
+        ahead_.erase(it);
+      }
       return true;
     }
     return false;
   }
 
-  void keep_read_ahead(std::string_view path, int64_t start, std::shared_ptr<Buffer> bytes) {
+  // `bytes` fetched from `start`, of which the first `used` bytes went to the read that fetched
+  // them.
+  void keep_read_ahead(std::string_view path, int64_t start, int64_t used,
+                       std::shared_ptr<Buffer> bytes) {
+    if (used >= static_cast<int64_t>(bytes->size())) return;  // nothing ahead: end of file
     std::lock_guard lock(ahead_mu_);
     ahead_bytes_ += static_cast<int64_t>(bytes->size());
-    ahead_.push_back({std::string(path), start, std::move(bytes), ++ahead_clock_});
+    ahead_.push_back({std::string(path), start, start + used, std::move(bytes), ++ahead_clock_});
     while (ahead_bytes_ > options_.read_ahead_cache_bytes && !ahead_.empty()) {
       auto oldest = std::min_element(ahead_.begin(), ahead_.end(),
                                      [](const auto& x, const auto& y) { return x.used < y.used; });
@@ -579,9 +590,10 @@ class S3FileIO final : public FileIO {
   std::atomic<bool> create_new_unsupported_{false};
   struct ReadAhead {
     std::string path;
-    int64_t start = 0;
+    int64_t start = 0;   // the file offset of bytes[0]
+    int64_t unread = 0;  // reads before this offset are not served again
     std::shared_ptr<Buffer> bytes;
-    uint64_t used = 0;
+    uint64_t used = 0;  // LRU clock
   };
   std::mutex ahead_mu_;
   std::vector<ReadAhead> ahead_;

@@ -7,8 +7,8 @@
 
 #include <atomic>
 #include <chrono>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "floe/io/s3_file_io.h"
 #include "floe/sql/session.h"
@@ -270,9 +270,9 @@ TEST_F(S3Warehouse, ConcurrentWritersLoseNothing) {
   for (auto& t : threads) t.join();
   EXPECT_EQ(failures.load(), 0);
   Session s(s3_options(warehouse));
-  EXPECT_EQ(testing::rows(s, "SELECT count(*), count(DISTINCT writer * 100 + n) FROM t"),
-            std::vector<std::string>{fmt::format("[{},{}]", kWriters * kInserts,
-                                                 kWriters * kInserts)});
+  EXPECT_EQ(
+      testing::rows(s, "SELECT count(*), count(DISTINCT writer * 100 + n) FROM t"),
+      std::vector<std::string>{fmt::format("[{},{}]", kWriters * kInserts, kWriters * kInserts)});
   EXPECT_EQ(testing::rows(s, "SELECT count(*) FROM t.snapshots"),
             std::vector<std::string>{fmt::format("[{}]", kWriters * kInserts)});
 }

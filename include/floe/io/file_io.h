@@ -44,9 +44,9 @@ struct IoCounters {
     }
   };
   Snapshot snapshot() const {
-    return {read_requests.load(),     bytes_read.load(),    write_requests.load(),
-            bytes_written.load(),     metadata_requests.load(), list_requests.load(),
-            delete_requests.load(),   retried_requests.load()};
+    return {read_requests.load(),   bytes_read.load(),        write_requests.load(),
+            bytes_written.load(),   metadata_requests.load(), list_requests.load(),
+            delete_requests.load(), retried_requests.load()};
   }
   void reset() {
     read_requests = 0;

@@ -44,7 +44,7 @@ struct S3Options {
   int upload_threads = 4;
   // A ranged read shorter than this fetches this much from its offset and keeps it for the
   // reads that follow inside (0: exact ranges); at most read_ahead_cache_bytes are kept.
-  int64_t read_ahead_bytes = 4LL << 20;
+  int64_t read_ahead_bytes = 1LL << 20;
   int64_t read_ahead_cache_bytes = 64LL << 20;
   // Keys per DeleteObjects request (S3 allows 1000).
   int delete_batch_size = 1000;
