@@ -38,11 +38,6 @@ constexpr int kRuns = 3;           // each way is timed this often; the best run
 constexpr int kHoursPerDay = 24;   // partition p is day p / 24, hour p % 24
 constexpr int kWriteThreads = 16;  // files written at a time (at most ThreadPool::max_threads())
 
-template <typename V>
-ColumnMetrics<V> to_metrics(const std::map<int32_t, V>& m) {
-  return ColumnMetrics<V>(m.begin(), m.end());
-}
-
 struct Layout {
   int64_t partitions = 0;
   int64_t files_per_partition = 0;
@@ -97,20 +92,10 @@ Result<std::vector<DataFile>> write_hive_files(const Table& table, const Layout&
     auto writer = FLOE_TRY(parquet::ParquetWriter::open(table.io(), path, schema, options));
     FLOE_TRY(writer->write(file_rows(schema, layout, index)));
     DataFileMetrics m = FLOE_TRY(writer->close());
-    DataFile& f = files[i];
-    f.file_path = path;
-    f.file_format = "PARQUET";
-    f.partition = {Literal::date(layout.day(partition)), Literal::int32(layout.hour(partition))};
-    f.record_count = m.record_count;
-    f.file_size_in_bytes = m.file_size;
-    f.column_sizes = to_metrics(m.column_sizes);
-    f.value_counts = to_metrics(m.value_counts);
-    f.null_value_counts = to_metrics(m.null_value_counts);
-    f.nan_value_counts = to_metrics(m.nan_value_counts);
-    f.lower_bounds = to_metrics(m.lower_bounds);
-    f.upper_bounds = to_metrics(m.upper_bounds);
-    if (!m.split_offsets.empty()) f.split_offsets = m.split_offsets;
-    f.spec_id = metadata->default_spec_id;
+    files[i] =
+        to_data_file(m, FileContent::kData, path, "PARQUET",
+                     {Literal::date(layout.day(partition)), Literal::int32(layout.hour(partition))},
+                     metadata->default_spec_id);
     return Status::OK();
   }));
   return files;

@@ -189,6 +189,21 @@ std::string amz_date_now() {
   return std::string(text, n);
 }
 
+namespace {
+
+// "<date>/<region>/<service>/aws4_request".
+std::string credential_scope(std::string_view date, std::string_view region,
+                             std::string_view service) {
+  std::string out(date);
+  for (std::string_view part : {region, service, kScopeTerminator}) {
+    out.push_back('/');
+    out += part;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string canonical_request(const SignedRequest& request, const HeaderList& all_signed_headers) {
   return canonical_request_of(request, canonical_headers(request, all_signed_headers));
 }
@@ -200,13 +215,7 @@ std::string string_to_sign(std::string_view amz_date, std::string_view region,
   out.push_back('\n');
   out += amz_date;
   out.push_back('\n');
-  out += amz_date.substr(0, 8);
-  out.push_back('/');
-  out += region;
-  out.push_back('/');
-  out += service;
-  out.push_back('/');
-  out += kScopeTerminator;
+  out += credential_scope(amz_date.substr(0, 8), region, service);
   out.push_back('\n');
   out += sha256_hex(canonical_request);
   return out;
@@ -255,13 +264,7 @@ std::string authorization(const SignedRequest& request, const HeaderList& all_si
   out += " Credential=";
   out += credentials.access_key_id;
   out.push_back('/');
-  out += date;
-  out.push_back('/');
-  out += region;
-  out.push_back('/');
-  out += service;
-  out.push_back('/');
-  out += kScopeTerminator;
+  out += credential_scope(date, region, service);
   out += ", SignedHeaders=";
   out += headers.signed_names;
   out += ", Signature=";

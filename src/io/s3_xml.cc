@@ -2,31 +2,10 @@
 #include <cstdint>
 #include <cstdlib>
 
+#include "floe/util/utf8.h"
 #include "io/s3_xml_internal.h"
 
 namespace floe::internal {
-
-namespace {
-
-void append_utf8(uint32_t cp, std::string* out) {
-  if (cp < 0x80) {
-    out->push_back(static_cast<char>(cp));
-  } else if (cp < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (cp >> 6)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (cp >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x110000) {
-    out->push_back(static_cast<char>(0xF0 | (cp >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-  }
-}
-
-}  // namespace
 
 std::vector<std::string_view> xml_elements(std::string_view xml, std::string_view name) {
   std::vector<std::string_view> out;
@@ -95,7 +74,11 @@ std::string xml_decode(std::string_view text) {
         out.push_back('&');
         continue;
       }
-      append_utf8(static_cast<uint32_t>(cp), &out);
+      if (cp >= 0x110000) {
+        out.push_back('&');
+        continue;
+      }
+      utf8_append(static_cast<uint32_t>(cp), &out);
     } else {
       out.push_back('&');
       continue;

@@ -66,8 +66,4 @@ class PositionDeleteAppender {
 parquet::WriterOptions with_iceberg_schema(parquet::WriterOptions o, const Schema& schema,
                                            std::vector<parquet::KeyValue> extra = {});
 
-// A DataFile of the given content from a written file's metrics.
-DataFile to_data_file(const DataFileMetrics& m, FileContent content, std::string path,
-                      std::string format, std::vector<Literal> partition, int32_t spec_id);
-
 }  // namespace floe

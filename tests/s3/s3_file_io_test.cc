@@ -327,6 +327,34 @@ TEST(S3FileIO, RetriesTransientFailures) {
   EXPECT_FALSE(*io->exists(dir + "/never"));
 }
 
+// A part that keeps failing fails the upload, which is aborted: no object appears.
+TEST(S3FileIO, FailedPartAbortsTheUpload) {
+  FLOE_REQUIRE_S3_SERVER();
+  S3Options o = server_options();
+  o.retry_base_delay_ms = 1;
+  o.retry_max_delay_ms = 2;
+  o.max_attempts = 3;
+  o.multipart_part_size = 5 << 20;
+  o.multipart_threshold = 6 << 20;
+  std::atomic<int> aborts{0}, completes{0};
+  o.inject_fault = [&](std::string_view method, std::string_view url) {
+    if (method == "DELETE" && url.find("uploadId=") != std::string_view::npos) aborts++;
+    if (method == "POST" && url.find("uploadId=") != std::string_view::npos) completes++;
+    if (method == "PUT" && url.find("partNumber=2&") != std::string_view::npos) {
+      return S3Options::Fault::kServiceUnavailable;
+    }
+    return S3Options::Fault::kNone;
+  };
+  FileIOPtr io = s3_io(o);
+  const std::string path = unique_prefix("abort") + "/f.bin";
+  Status st = io->write_file(path, random_bytes(13 << 20, 9));
+  ASSERT_FALSE(st.ok());
+  EXPECT_NE(st.message().find("503"), std::string::npos) << st.message();
+  EXPECT_EQ(aborts.load(), 1);
+  EXPECT_EQ(completes.load(), 0);
+  EXPECT_FALSE(*io->exists(path));
+}
+
 // Options from Iceberg's properties and the AWS_* environment; bad values are errors.
 TEST(S3FileIO, OptionsFromPropertiesAndEnvironment) {
   setenv("AWS_ACCESS_KEY_ID", "env-key", 1);

@@ -8,8 +8,10 @@
 #include <atomic>
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <thread>
 
+#include "catalog/catalog_test_support.h"
 #include "floe/io/s3_file_io.h"
 #include "floe/sql/session.h"
 #include "floe/table/remove_orphan_files.h"
@@ -275,6 +277,34 @@ TEST_F(S3Warehouse, ConcurrentWritersLoseNothing) {
       std::vector<std::string>{fmt::format("[{},{}]", kWriters * kInserts, kWriters * kInserts)});
   EXPECT_EQ(testing::rows(s, "SELECT count(*) FROM t.snapshots"),
             std::vector<std::string>{fmt::format("[{}]", kWriters * kInserts)});
+}
+
+// The shared setup: tables on S3, the catalog in PostgreSQL (Java JdbcCatalog's tables), two
+// sessions (two engines) seeing each other's commits.
+TEST_F(S3Warehouse, PostgresCatalog) {
+  FLOE_REQUIRE_S3_SERVER();
+  auto pg = catalog_test::postgres_uri();
+  ASSERT_TRUE(pg) << "no PostgreSQL test server: scripts/start-postgres";
+  SessionOptions o = s3_options(unique_prefix("postgres"));
+  o.catalog_uri = *pg;
+  o.catalog_name = "s3_" + std::to_string(std::random_device{}());
+  Session writer(o), reader(o);
+  testing::must(writer, "CREATE NAMESPACE analytics");
+  testing::must(writer,
+                "CREATE TABLE orders (id BIGINT, status STRING) USING iceberg TBLPROPERTIES "
+                "('format-version' = '2', 'write.delete.mode' = 'merge-on-read')");
+  testing::must(writer, "INSERT INTO orders SELECT id, 'new' FROM range(0, 1000)");
+  testing::must(writer, "DELETE FROM orders WHERE id % 4 = 0");
+  EXPECT_EQ(testing::rows(reader, "SELECT count(*), sum(id) FROM orders"),
+            std::vector<std::string>{"[750,375000]"});
+  EXPECT_EQ(testing::rows(reader, "SELECT count(*) FROM orders.delete_files"),
+            std::vector<std::string>{"[1]"});
+  auto location = testing::rows(reader, "SELECT file_path FROM orders.files LIMIT 1");
+  ASSERT_EQ(location.size(), 1u);
+  EXPECT_NE(location[0].find("s3://" + s3_server().bucket + "/postgres-"), std::string::npos)
+      << location[0];
+  testing::must(writer, "DROP TABLE orders PURGE");
+  testing::must(writer, "DROP NAMESPACE analytics");
 }
 
 // The filesystem catalog needs create-if-absent commits, which S3 lacks: refused, clearly.

@@ -82,6 +82,11 @@ std::string object_storage_hash_dirs(std::string_view name);
 // "parquet" -> ".parquet", "avro" -> ".avro"; other formats are kNotSupported.
 Result<std::string> file_extension(const std::string& format);
 
+// A DataFile of the given content from a written file's metrics (the manifest entry of a file
+// written by floe's Parquet or Avro writer).
+DataFile to_data_file(const DataFileMetrics& m, FileContent content, std::string path,
+                      std::string format, std::vector<Literal> partition, int32_t spec_id);
+
 class FileAppender;
 
 // Writes the rows of one partition (or of an unpartitioned table) into one or more data files,
