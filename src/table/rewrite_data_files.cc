@@ -96,22 +96,15 @@ class Rewriter {
     target_ = sizes.target;
     min_size_ = sizes.min;
     max_size_ = sizes.max;
-    if (options_.min_input_files < 1) return invalid_argument("min-input-files must be positive");
     if (options_.delete_file_threshold < 0) {
       return invalid_argument("delete-file-threshold must not be negative");
     }
     if (options_.delete_ratio_threshold <= 0 || options_.delete_ratio_threshold > 1) {
       return invalid_argument("delete-ratio-threshold must be in (0, 1]");
     }
-    if (options_.max_file_group_size_bytes <= 0) {
-      return invalid_argument("max-file-group-size-bytes must be positive");
-    }
-    if (options_.partial_progress_max_commits < 1) {
-      return invalid_argument("partial-progress.max-commits must be positive");
-    }
-    if (options_.max_concurrent_file_group_rewrites < 1) {
-      return invalid_argument("max-concurrent-file-group-rewrites must be positive");
-    }
+    FLOE_TRY(internal::check_group_options(
+        options_.min_input_files, options_.max_file_group_size_bytes,
+        options_.partial_progress_max_commits, options_.max_concurrent_file_group_rewrites));
     return Status::OK();
   }
 

@@ -36,6 +36,22 @@ Result<double> double_option(std::string_view action, const std::string& key,
   return v;
 }
 
+Status check_group_options(int64_t min_input_files, int64_t max_file_group_size_bytes,
+                           int64_t partial_progress_max_commits,
+                           int64_t max_concurrent_file_group_rewrites) {
+  if (min_input_files < 1) return invalid_argument("min-input-files must be positive");
+  if (max_file_group_size_bytes <= 0) {
+    return invalid_argument("max-file-group-size-bytes must be positive");
+  }
+  if (partial_progress_max_commits < 1) {
+    return invalid_argument("partial-progress.max-commits must be positive");
+  }
+  if (max_concurrent_file_group_rewrites < 1) {
+    return invalid_argument("max-concurrent-file-group-rewrites must be positive");
+  }
+  return Status::OK();
+}
+
 Result<FileRewriteSizes> resolve_file_sizes(int64_t target_option, int64_t default_target,
                                             int64_t min_option, int64_t max_option) {
   FileRewriteSizes s;

@@ -37,6 +37,13 @@ Result<FileRewriteSizes> resolve_file_sizes(int64_t target_option, int64_t defau
 
 // Java's BinPacking.ListPacker with a lookback of one, in the given order: a bin is closed when
 // the next item would take it past `max_bytes`.
+// The group options both file rewrite actions take: min-input-files,
+// max-file-group-size-bytes, partial-progress.max-commits and
+// max-concurrent-file-group-rewrites; an error names the first out of range.
+Status check_group_options(int64_t min_input_files, int64_t max_file_group_size_bytes,
+                           int64_t partial_progress_max_commits,
+                           int64_t max_concurrent_file_group_rewrites);
+
 template <typename T, typename Weight>
 std::vector<std::vector<T>> pack_in_order(const std::vector<T>& items, int64_t max_bytes,
                                           Weight weight) {

@@ -80,16 +80,9 @@ class Rewriter {
     target_ = sizes.target;
     min_size_ = sizes.min;
     max_size_ = sizes.max;
-    if (options_.min_input_files < 1) return invalid_argument("min-input-files must be positive");
-    if (options_.max_file_group_size_bytes <= 0) {
-      return invalid_argument("max-file-group-size-bytes must be positive");
-    }
-    if (options_.partial_progress_max_commits < 1) {
-      return invalid_argument("partial-progress.max-commits must be positive");
-    }
-    if (options_.max_concurrent_file_group_rewrites < 1) {
-      return invalid_argument("max-concurrent-file-group-rewrites must be positive");
-    }
+    FLOE_TRY(internal::check_group_options(
+        options_.min_input_files, options_.max_file_group_size_bytes,
+        options_.partial_progress_max_commits, options_.max_concurrent_file_group_rewrites));
     if (options_.filter) {
       const Schema* schema = metadata_->schema();
       if (!schema) return invalid_data("table {} has no current schema", table_.id().to_string());

@@ -47,17 +47,9 @@ int64_t now_ms() {
       .count();
 }
 
-class ExpireSnapshotsSql : public ::testing::Test {
+class ExpireSnapshotsSql : public testing::WarehouseTest {
  protected:
-  void SetUp() override {
-    SessionOptions o;
-    o.warehouse = dir_.str();
-    session_ = std::make_unique<Session>(o);
-    must(s(), "CREATE NAMESPACE db");
-  }
-  Session& s() { return *session_; }
   fs::path table_dir() const { return dir_.path / "db" / "t"; }
-  std::shared_ptr<Table> table() { return testing::load_table(dir_.str(), "t"); }
 
   // With `merge_count`, commits merge manifests once there are that many (files then move to
   // new manifests, and the old ones go while their files stay live).
@@ -178,9 +170,6 @@ class ExpireSnapshotsSql : public ::testing::Test {
     fs::create_directories(p.parent_path());
     std::ofstream(p) << text;
   }
-
-  floe::test_support::TempDir dir_{"floe-expire"};
-  std::unique_ptr<Session> session_;
 };
 
 // Expiring all but the current snapshot deletes exactly the files no kept snapshot reaches, on

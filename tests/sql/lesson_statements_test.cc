@@ -19,15 +19,8 @@ using testing::error_of;
 using testing::must;
 using testing::rows;
 
-class LessonStatements : public ::testing::Test {
+class LessonStatements : public testing::WarehouseTest {
  protected:
-  void SetUp() override {
-    SessionOptions o;
-    o.warehouse = dir_.str();
-    session_ = std::make_unique<Session>(o);
-    must(s(), "CREATE NAMESPACE db");
-  }
-  Session& s() { return *session_; }
   ScanReport explain(const std::string& query) {
     auto out = must(s(), "EXPLAIN " + query);
     EXPECT_EQ(out.reports.size(), 1u) << query;
@@ -51,9 +44,6 @@ class LessonStatements : public ::testing::Test {
     EXPECT_EQ(j[0], key);
     return j[1];
   }
-
-  floe::test_support::TempDir dir_{"floe-lesson-statements"};
-  std::unique_ptr<Session> session_;
 };
 
 // The lesson's exercise: STARTS_WITH(user_agent, 'Mozilla') prunes files by their bounds as

@@ -147,6 +147,13 @@ TEST_F(RemoveOrphanFiles, Procedure) {
                      "current_timestamp() - INTERVAL 1 HOUR)")
                 .find("less than 24 hours"),
             std::string::npos);
+  EXPECT_NE(error_of(s(), "CALL system.remove_orphan_files(table => 'db.t', dry_run => 'yes')")
+                .find("dry_run must be true or false"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of(s(), "CALL system.remove_orphan_files(table => 'db.t', max_concurrent_deletes => 0)")
+          .find("max_concurrent_deletes must be 1 to 1024"),
+      std::string::npos);
   EXPECT_NE(error_of(s(), "CALL system.remove_orphan_files(table => 'db.t', location => '" +
                               dir_.str() + "')")
                 .find("not inside the table location"),

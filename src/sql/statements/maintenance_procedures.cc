@@ -173,12 +173,8 @@ Status call_remove_orphan_files(WriteContext& ctx, const ast::CallStatement& cal
   FLOE_TRY(args.check());
   std::shared_ptr<Table> table = FLOE_TRY(load_table(ctx, FLOE_TRY(table_name_arg(ctx, args))));
   RemoveOrphanFilesOptions options;
-  if (const ast::Expr* e = args.get("older_than")) {
-    BoundExprPtr ts = FLOE_TRY(ctx.binder.bind(*e, Scope{}));
-    ts = FLOE_TRY(cast(std::move(ts), Type::timestamptz()));
-    Literal v = FLOE_TRY(evaluate_constant(*ts));
-    if (v.is_null()) return error_at(e->pos, "older_than must not be NULL");
-    options.older_than_ms = v.as_int64() / 1000;
+  if (auto older_than = FLOE_TRY(optional_timestamp_ms(ctx, args, "older_than"))) {
+    options.older_than_ms = *older_than;
     // Spark's procedure: a short interval may remove files of commits still running.
     const int64_t now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                                std::chrono::system_clock::now().time_since_epoch())
@@ -192,17 +188,13 @@ Status call_remove_orphan_files(WriteContext& ctx, const ast::CallStatement& cal
   if (const ast::Expr* e = args.get("location")) {
     options.location = FLOE_TRY(constant_string(ctx, *e, "location"));
   }
-  if (const ast::Expr* e = args.get("dry_run")) {
-    Literal v = FLOE_TRY(constant_value(ctx, *e));
-    if (v.is_null() || !v.type() || v.type()->id() != TypeId::kBoolean) {
-      return error_at(e->pos, "dry_run must be true or false");
+  if (auto dry_run = FLOE_TRY(optional_bool(ctx, args, "dry_run"))) options.dry_run = *dry_run;
+  if (auto n = FLOE_TRY(optional_long(ctx, args, "max_concurrent_deletes"))) {
+    if (*n < 1 || *n > 1024) {
+      return error_at(args.get("max_concurrent_deletes")->pos,
+                      "max_concurrent_deletes must be 1 to 1024");
     }
-    options.dry_run = v.as_bool();
-  }
-  if (const ast::Expr* e = args.get("max_concurrent_deletes")) {
-    const int64_t n = FLOE_TRY(constant_long(ctx, *e, "max_concurrent_deletes"));
-    if (n < 1 || n > 1024) return error_at(e->pos, "max_concurrent_deletes must be 1 to 1024");
-    options.max_concurrent_deletes = static_cast<int>(n);
+    options.max_concurrent_deletes = static_cast<int>(*n);
   }
   RemoveOrphanFilesResult r = FLOE_TRY(remove_orphan_files(*table, options));
   std::vector<NestedField> fields = make_fields({"orphan_file_location"}, {Type::string()});
