@@ -5,9 +5,9 @@
 #include <cctype>
 #include <cstring>
 
-#include "io/http_client_internal.h"
+#include "floe/io/http_client.h"
 
-namespace floe::internal {
+namespace floe {
 
 namespace {
 
@@ -205,4 +205,4 @@ Result<HttpResponse> HttpClient::send(const HttpRequest& request, Buffer* sink,
   return response;
 }
 
-}  // namespace floe::internal
+}  // namespace floe

@@ -17,15 +17,12 @@
 
 #include "floe/util/binary_text.h"
 #include "io/aws_sigv4_internal.h"
-#include "io/http_client_internal.h"
+#include "floe/io/http_client.h"
 #include "io/s3_xml_internal.h"
 
 namespace floe {
 
 namespace {
-
-using internal::HttpHeaders;
-using internal::HttpResponse;
 
 // s3://bucket/key split; `scheme` kept so listed paths come back as they were asked for.
 struct S3Path {
@@ -158,7 +155,7 @@ class S3FileIO final : public FileIO {
  public:
   explicit S3FileIO(S3Options options)
       : options_(std::move(options)),
-        http_(internal::HttpClientOptions{options_.max_connections, options_.connect_timeout_ms,
+        http_(HttpClientOptions{options_.max_connections, options_.connect_timeout_ms,
                                           options_.request_timeout_ms, 30}) {
     std::string endpoint = options_.endpoint;
     if (endpoint.empty()) endpoint = "https://s3." + options_.region + ".amazonaws.com";
@@ -499,7 +496,7 @@ class S3FileIO final : public FileIO {
     std::mt19937_64 rng(std::random_device{}());
     int64_t delay_cap = options_.retry_base_delay_ms;
     for (int attempt = 1;; ++attempt) {
-      internal::HttpRequest hr;
+      HttpRequest hr;
       hr.method = method;
       hr.url = url;
       hr.headers = headers;
@@ -509,7 +506,7 @@ class S3FileIO final : public FileIO {
       }
       hr.body = body;
       const size_t sink_start = sink ? sink->size() : 0;
-      internal::TransportError transport;
+      TransportError transport;
       Result<HttpResponse> r =
           options_.inject_fault ? injected(options_.inject_fault(method, url), hr, sink, &transport)
                                 : http_.send(hr, sink, &transport);
@@ -539,8 +536,8 @@ class S3FileIO final : public FileIO {
   }
 
   // A fault in place of the request (S3Options::inject_fault), or the request itself.
-  Result<HttpResponse> injected(S3Options::Fault fault, const internal::HttpRequest& hr,
-                                Buffer* sink, internal::TransportError* transport) {
+  Result<HttpResponse> injected(S3Options::Fault fault, const HttpRequest& hr,
+                                Buffer* sink, TransportError* transport) {
     using Fault = S3Options::Fault;
     HttpResponse r;
     switch (fault) {
@@ -579,11 +576,11 @@ class S3FileIO final : public FileIO {
     return io_error("{}", text);
   }
 
-  internal::HttpClient& http() { return http_; }
+  HttpClient& http() { return http_; }
 
  private:
   S3Options options_;
-  internal::HttpClient http_;
+  HttpClient http_;
   internal::AwsCredentials credentials_;
   std::string scheme_;
   std::string host_;

@@ -24,6 +24,8 @@ const char* error_kind_name(ErrorKind kind) {
       return "not supported";
     case ErrorKind::kInternal:
       return "internal error";
+    case ErrorKind::kNotAuthorized:
+      return "not authorized";
     case ErrorKind::kCancelled:
       return "cancelled";
   }

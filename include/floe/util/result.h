@@ -27,6 +27,7 @@ enum class ErrorKind {
   kIo,
   kNotSupported,
   kInternal,
+  kNotAuthorized,  // credentials missing, wrong or expired (a REST catalog's 401 / 403)
   kCancelled,  // a callback asked to stop early (e.g. a LIMIT was reached); not a failure
 };
 

@@ -1,7 +1,7 @@
-// A small HTTP/1.1 client over libcurl for the S3 FileIO: one request at a time per call, from a
-// pool of easy handles whose connections stay open between requests (keep-alive), so a scan's
+// A small HTTP/1.1 client over libcurl for the S3 FileIO and the REST catalog client: one
+// request at a time per call, from a pool of easy handles whose connections stay open between requests (keep-alive), so a scan's
 // thousands of ranged GETs do not each pay a TCP handshake. One attempt per call: retries are
-// the caller's (it knows which S3 errors are worth retrying).
+// the caller's (it knows which errors are worth retrying).
 #pragma once
 
 #include <cstdint>
@@ -16,7 +16,7 @@
 #include "floe/util/buffer.h"
 #include "floe/util/result.h"
 
-namespace floe::internal {
+namespace floe {
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
@@ -70,4 +70,4 @@ class HttpClient {
   std::vector<void*> idle_;  // CURL* easy handles
 };
 
-}  // namespace floe::internal
+}  // namespace floe
