@@ -1,11 +1,11 @@
 // The S3 FileIO's HTTP client over libcurl (src/io/http_client_internal.h).
+#include "floe/io/http_client.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cstring>
-
-#include "floe/io/http_client.h"
 
 namespace floe {
 

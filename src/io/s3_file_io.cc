@@ -15,9 +15,9 @@
 #include <span>
 #include <thread>
 
+#include "floe/io/http_client.h"
 #include "floe/util/binary_text.h"
 #include "io/aws_sigv4_internal.h"
-#include "floe/io/http_client.h"
 #include "io/s3_xml_internal.h"
 
 namespace floe {
@@ -156,7 +156,7 @@ class S3FileIO final : public FileIO {
   explicit S3FileIO(S3Options options)
       : options_(std::move(options)),
         http_(HttpClientOptions{options_.max_connections, options_.connect_timeout_ms,
-                                          options_.request_timeout_ms, 30}) {
+                                options_.request_timeout_ms, 30}) {
     std::string endpoint = options_.endpoint;
     if (endpoint.empty()) endpoint = "https://s3." + options_.region + ".amazonaws.com";
     const size_t sep = endpoint.find("://");
@@ -536,8 +536,8 @@ class S3FileIO final : public FileIO {
   }
 
   // A fault in place of the request (S3Options::inject_fault), or the request itself.
-  Result<HttpResponse> injected(S3Options::Fault fault, const HttpRequest& hr,
-                                Buffer* sink, TransportError* transport) {
+  Result<HttpResponse> injected(S3Options::Fault fault, const HttpRequest& hr, Buffer* sink,
+                                TransportError* transport) {
     using Fault = S3Options::Fault;
     HttpResponse r;
     switch (fault) {

@@ -1,7 +1,7 @@
 // A small HTTP/1.1 client over libcurl for the S3 FileIO and the REST catalog client: one
-// request at a time per call, from a pool of easy handles whose connections stay open between requests (keep-alive), so a scan's
-// thousands of ranged GETs do not each pay a TCP handshake. One attempt per call: retries are
-// the caller's (it knows which errors are worth retrying).
+// request at a time per call, from a pool of easy handles whose connections stay open between
+// requests (keep-alive), so a scan's thousands of ranged GETs do not each pay a TCP handshake. One
+// attempt per call: retries are the caller's (it knows which errors are worth retrying).
 #pragma once
 
 #include <cstdint>

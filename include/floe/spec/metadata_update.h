@@ -114,9 +114,9 @@ using MetadataUpdate =
                  metadata_update::SetLocation, metadata_update::SetProperties,
                  metadata_update::RemoveProperties, metadata_update::SetStatistics,
                  metadata_update::RemoveStatistics, metadata_update::SetPartitionStatistics,
-                 metadata_update::RemovePartitionStatistics,
-                 metadata_update::RemovePartitionSpecs, metadata_update::RemoveSchemas,
-                 metadata_update::AddEncryptionKey, metadata_update::RemoveEncryptionKey>;
+                 metadata_update::RemovePartitionStatistics, metadata_update::RemovePartitionSpecs,
+                 metadata_update::RemoveSchemas, metadata_update::AddEncryptionKey,
+                 metadata_update::RemoveEncryptionKey>;
 
 // The update's "action" ("add-snapshot", ...).
 std::string_view metadata_update_action(const MetadataUpdate& update);
@@ -124,7 +124,7 @@ std::string_view metadata_update_action(const MetadataUpdate& update);
 // --- Requirements ("type") ---
 namespace table_requirement {
 
-struct AssertCreate {};  // assert-create: the table must not exist
+struct AssertCreate {};   // assert-create: the table must not exist
 struct AssertTableUuid {  // assert-table-uuid
   std::string uuid;
 };
@@ -150,14 +150,11 @@ struct AssertDefaultSortOrderId {  // assert-default-sort-order-id
 
 }  // namespace table_requirement
 
-using TableRequirement =
-    std::variant<table_requirement::AssertCreate, table_requirement::AssertTableUuid,
-                 table_requirement::AssertRefSnapshotId,
-                 table_requirement::AssertLastAssignedFieldId,
-                 table_requirement::AssertCurrentSchemaId,
-                 table_requirement::AssertLastAssignedPartitionId,
-                 table_requirement::AssertDefaultSpecId,
-                 table_requirement::AssertDefaultSortOrderId>;
+using TableRequirement = std::variant<
+    table_requirement::AssertCreate, table_requirement::AssertTableUuid,
+    table_requirement::AssertRefSnapshotId, table_requirement::AssertLastAssignedFieldId,
+    table_requirement::AssertCurrentSchemaId, table_requirement::AssertLastAssignedPartitionId,
+    table_requirement::AssertDefaultSpecId, table_requirement::AssertDefaultSortOrderId>;
 
 // The requirement's "type" ("assert-create", ...).
 std::string_view table_requirement_type(const TableRequirement& requirement);

@@ -28,7 +28,7 @@ enum class ErrorKind {
   kNotSupported,
   kInternal,
   kNotAuthorized,  // credentials missing, wrong or expired (a REST catalog's 401 / 403)
-  kCancelled,  // a callback asked to stop early (e.g. a LIMIT was reached); not a failure
+  kCancelled,      // a callback asked to stop early (e.g. a LIMIT was reached); not a failure
 };
 
 const char* error_kind_name(ErrorKind kind);
