@@ -34,9 +34,10 @@
 //
 // Errors, for the server to map to HTTP (floe/catalog/rest_protocol.h):
 //   kInvalidArgument  a malformed request, filter, field name or plan task (400)
-//   kNotFound         the snapshot named is not in the table (404)
+//   kNotFound         the snapshot a request or plan task names is not in the table (404)
 //   kNotSupported     incremental scans (start-snapshot-id / end-snapshot-id) (406)
-//   anything else     reading the table's metadata failed (500)
+//   anything else     reading the table's manifest lists or manifests failed (kIo, or
+//                     kInvalidData for a damaged file)
 #pragma once
 
 #include <cstdint>
