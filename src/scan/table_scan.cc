@@ -273,8 +273,13 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
   const TableMetadata& table = *table_;
   std::vector<ManifestFile> manifests = FLOE_TRY(snapshot_manifests(*io_, table, *snapshot_));
   std::vector<const ManifestFile*> data_manifests, delete_manifests;
+  const std::set<std::string> only(options_.data_manifests.begin(), options_.data_manifests.end());
   for (const auto& m : manifests) {
-    (m.content == ManifestContent::kData ? data_manifests : delete_manifests).push_back(&m);
+    if (m.content == ManifestContent::kData) {
+      if (only.empty() || only.count(m.manifest_path)) data_manifests.push_back(&m);
+    } else {
+      delete_manifests.push_back(&m);
+    }
   }
   r.total_data_manifests = static_cast<int64_t>(data_manifests.size());
   r.total_delete_manifests = static_cast<int64_t>(delete_manifests.size());
@@ -491,6 +496,32 @@ Status TableScan::plan_files(const FileTaskSink& sink) {
   r.peak_buffered_tasks = queue.peak();
   finish_report();
   return Status::OK();
+}
+
+Result<std::vector<ManifestFile>> TableScan::matching_data_manifests() const {
+  std::vector<ManifestFile> out;
+  if (!snapshot_) return out;
+  const TableMetadata& table = *table_;
+  const std::set<std::string> only(options_.data_manifests.begin(), options_.data_manifests.end());
+  std::map<int32_t, ManifestEvaluator> evaluators;
+  for (auto& m : FLOE_TRY(snapshot_manifests(*io_, table, *snapshot_))) {
+    if (m.content != ManifestContent::kData) continue;
+    if (!only.empty() && !only.count(m.manifest_path)) continue;
+    auto it = evaluators.find(m.partition_spec_id);
+    if (it == evaluators.end()) {
+      const PartitionSpec* spec = table.spec_by_id(m.partition_spec_id);
+      if (!spec) {
+        return invalid_data("manifest {} uses partition spec {}, which the table does not have",
+                            m.manifest_path, m.partition_spec_id);
+      }
+      it = evaluators
+               .emplace(m.partition_spec_id,
+                        FLOE_TRY(ManifestEvaluator::make(filter_, *spec, *schema_)))
+               .first;
+    }
+    if (manifest_has_live_files(m) && it->second.might_match(m)) out.push_back(std::move(m));
+  }
+  return out;
 }
 
 Result<std::vector<FileScanTask>> TableScan::plan_files() {

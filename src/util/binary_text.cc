@@ -56,4 +56,35 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
+bool base64_decode(std::string_view text, std::string* out) {
+  auto value = [](char c) -> int {
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+  };
+  out->clear();
+  if (text.size() % 4 != 0) return false;
+  out->reserve(text.size() / 4 * 3);
+  for (size_t i = 0; i < text.size(); i += 4) {
+    const bool last = i + 4 == text.size();
+    int pad = 0;
+    if (last && text[i + 3] == '=') pad = text[i + 2] == '=' ? 2 : 1;
+    uint32_t n = 0;
+    for (size_t k = 0; k < 4; ++k) {
+      int v = k >= 4 - static_cast<size_t>(pad) ? 0 : value(text[i + k]);
+      if (v < 0) return false;
+      n = (n << 6) | static_cast<uint32_t>(v);
+    }
+    // The bits a short final group does not use must be zero (one encoding per byte string).
+    if ((pad == 1 && (n & 0xFF) != 0) || (pad == 2 && (n & 0xFFFF) != 0)) return false;
+    out->push_back(static_cast<char>((n >> 16) & 0xFF));
+    if (pad < 2) out->push_back(static_cast<char>((n >> 8) & 0xFF));
+    if (pad < 1) out->push_back(static_cast<char>(n & 0xFF));
+  }
+  return true;
+}
+
 }  // namespace floe

@@ -43,6 +43,10 @@ struct ScanOptions {
   // Streaming: how many file tasks may wait between the manifest readers and the consumer
   // (a bound on planning memory whatever the table size); 0 = 4096 per reader thread.
   int64_t max_buffered_tasks = 0;
+  // Plan only these data manifests of the snapshot (by path; others are left out as if the
+  // snapshot did not list them): a REST plan task plans one batch of a scan's manifests. Empty
+  // = every data manifest. Delete manifests are always read whole.
+  std::vector<std::string> data_manifests;
 };
 
 // A delete file as a scan task carries it: what readers need to apply it and to match it, in
@@ -216,6 +220,11 @@ class TableScan {
   const Schema& schema() const { return *schema_; }
   // The bound filter (always_true() when none was given).
   const ExprPtr& filter() const { return filter_; }
+
+  // The snapshot's data manifests planning reads (within ScanOptions::data_manifests): those
+  // that may hold live files and whose partition summaries might match the filter. Reads only
+  // the manifest list.
+  Result<std::vector<ManifestFile>> matching_data_manifests() const;
 
   // One task per surviving data file, in manifest order, streamed to `sink` as manifests are
   // read: data manifests are read in parallel (ScanOptions::threads) into a bounded queue

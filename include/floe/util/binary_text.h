@@ -19,5 +19,8 @@ std::string hex_encode(std::string_view bytes);  // lowercase
 // Hex text (either case, even length) to bytes; false if it is not hex.
 bool hex_decode(std::string_view text, std::string* out);
 std::string base64_encode(std::string_view bytes);  // standard alphabet, padded
+// Standard padded Base64 to bytes; false unless `text` is exactly what base64_encode writes
+// (length a multiple of 4, the alphabet, padding only at the end, unused bits zero).
+bool base64_decode(std::string_view text, std::string* out);
 
 }  // namespace floe
